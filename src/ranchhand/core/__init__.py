@@ -1,0 +1,52 @@
+"""The engine shared by every game: protocol, chance, options, records, registry."""
+
+from ranchhand.core.chance import ChanceOutcomes
+from ranchhand.core.errors import (
+    ActionError,
+    AmbiguousAction,
+    DataError,
+    IllegalAction,
+    InvalidAction,
+    OptionError,
+    RanchhandError,
+    RecordError,
+)
+from ranchhand.core.game import (
+    CHANCE,
+    SIMULTANEOUS,
+    TERMINAL,
+    Game,
+    GameInfo,
+    Observation,
+    Outcome,
+    State,
+)
+from ranchhand.core.options import Option
+from ranchhand.core.records import Record, replay
+from ranchhand.core.runner import GameResult, derive_seed, play
+
+__all__ = [
+    "CHANCE",
+    "SIMULTANEOUS",
+    "TERMINAL",
+    "ActionError",
+    "AmbiguousAction",
+    "ChanceOutcomes",
+    "DataError",
+    "Game",
+    "GameInfo",
+    "GameResult",
+    "IllegalAction",
+    "InvalidAction",
+    "Observation",
+    "Option",
+    "OptionError",
+    "Outcome",
+    "RanchhandError",
+    "Record",
+    "RecordError",
+    "State",
+    "derive_seed",
+    "play",
+    "replay",
+]

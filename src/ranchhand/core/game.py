@@ -1,0 +1,440 @@
+"""The game protocol every ranchhand game implements.
+
+Modelled on OpenSpiel: a :class:`Game` is loaded with a player count and options
+and makes :class:`State` objects. A state says who acts next: a player, several
+players at once (a simultaneous node), :data:`CHANCE` or nobody (terminal).
+Chance nodes list their outcomes with exact probabilities and are applied like
+any action, so a state never holds a hidden dice result or deck order.
+
+The base class does the bookkeeping once for every game: whose turn it is,
+acting after the end, the legality check shared by ``legal_actions`` and
+``apply``, the ``max_turns`` cut-off and JSON framing. A game writes only its
+rules, in the ``_underscore`` hooks.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from ranchhand.core.chance import ChanceOutcomes
+from ranchhand.core.errors import (
+    AmbiguousAction,
+    IllegalAction,
+    InvalidAction,
+    OptionError,
+)
+from ranchhand.core.options import MAX_TURNS, Option, resolve_options
+
+CHANCE = -1
+"""``current_player()`` at a chance node."""
+SIMULTANEOUS = -2
+"""``current_player()`` when several players choose at once (see ``acting_players``)."""
+TERMINAL = -4
+"""``current_player()`` once the game is over."""
+
+
+@runtime_checkable
+class Action(Hashable, Protocol):
+    """An action is any hashable value whose ``str()`` is its canonical text."""
+
+
+@runtime_checkable
+class Observation(Protocol):
+    """What one player may see; ``to_json()`` gives it as JSON-ready data."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: who won, the final scores if the game keeps any, and why."""
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...] | None = None
+    reason: str = ""
+
+    @property
+    def truncated(self) -> bool:
+        return self.reason == "truncated"
+
+    def returns(self, players: int) -> list[float]:
+        """+1 for each winner and -1 for the others; 0 for all when nobody won."""
+        if not self.winners:
+            return [0.0] * players
+        return [1.0 if p in self.winners else -1.0 for p in range(players)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "scores": None if self.scores is None else list(self.scores),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        scores = data.get("scores")
+        return cls(
+            tuple(int(w) for w in data["winners"]),
+            None if scores is None else tuple(scores),
+            str(data.get("reason", "")),
+        )
+
+
+TRUNCATED = Outcome((), None, "truncated")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a loaded game declares about itself, computed from its options."""
+
+    id: str
+    name: str
+    version: str
+    players: int
+    min_players: int
+    max_players: int
+    information: str
+    simultaneous: bool
+    options: dict[str, Any] = field(default_factory=dict)
+    option_specs: tuple[Option, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "version": self.version,
+            "players": self.players,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "chance": "explicit",
+            "information": self.information,
+            "simultaneous": self.simultaneous,
+            "options": dict(self.options),
+        }
+
+
+class Game(ABC):
+    """A game loaded with a player count and options; it makes states.
+
+    Subclasses declare the class attributes below and ``OPTIONS``; the common
+    ``max_turns`` option is added for every game.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    version: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    information: ClassVar[str] = "perfect"
+    simultaneous: ClassVar[bool] = False
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        if players is None:
+            players = self.min_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"{self.id}: players must be an integer, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.id}: {players} players is not allowed; "
+                f"allowed: {self.min_players} to {self.max_players}"
+            )
+        self.players = players
+        self.options = resolve_options(self.id, self.option_specs(), options)
+        self.max_turns: int = self.options["max_turns"]
+
+    @classmethod
+    def option_specs(cls) -> tuple[Option, ...]:
+        return (*cls.OPTIONS, MAX_TURNS)
+
+    @property
+    def info(self) -> GameInfo:
+        return GameInfo(
+            self.id,
+            self.name,
+            self.version,
+            self.players,
+            self.min_players,
+            self.max_players,
+            self.information,
+            self.simultaneous,
+            dict(self.options),
+            self.option_specs(),
+        )
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before the first action (often a chance node: deal, roll)."""
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state written by :meth:`State.to_json` for this game."""
+        from ranchhand.core.serial import check_state_header
+
+        check_state_header(self, data)
+        state = self._state_from_json(data["data"])
+        state.turn = int(data["turn"])
+        return state
+
+    @abstractmethod
+    def _state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild the game-specific part of a state."""
+
+    def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Aggregate the :meth:`State.details` of many finished games (simulation)."""
+        return {}
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != _default(self, k)}
+        shown = "".join(f", {k}={v!r}" for k, v in changed.items())
+        return f"<{type(self).__name__} {self.id} players={self.players}{shown}>"
+
+
+def _default(game: Game, name: str) -> Any:
+    return next(o.default for o in game.option_specs() if o.name == name)
+
+
+class State(ABC):
+    """A position of a game, owned and mutated by ``apply``; ``clone`` copies it.
+
+    ``turn`` counts the player turns that have ended; games call
+    :meth:`_end_turn` when a player's turn is over.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.turn = 0
+        self._legal_cache: dict[int, tuple[list[Hashable], set[Hashable] | None]] = {}
+
+    # ----------------------------------------------------------------- hooks
+    @abstractmethod
+    def _current_player(self) -> int:
+        """The player to act, CHANCE or SIMULTANEOUS (never called once over)."""
+
+    def _acting_players(self) -> tuple[int, ...]:
+        """At a simultaneous node: the players who still owe a choice."""
+        raise NotImplementedError(f"{self.game.id} has no simultaneous nodes")
+
+    @abstractmethod
+    def _legal_actions(self, player: int) -> list[Hashable]:
+        """The finite list of actions offered to ``player`` now."""
+
+    def _chance_outcomes(self) -> ChanceOutcomes:
+        raise NotImplementedError(f"{self.game.id} has no chance nodes")
+
+    @abstractmethod
+    def _why_illegal(self, action: Hashable, player: int) -> str | None:
+        """Why ``action`` is not allowed for ``player`` now, or None if it is.
+
+        Called only for actions outside the ``legal_actions`` list, so a game
+        whose list is complete may simply return a reason.
+        """
+
+    @abstractmethod
+    def _apply(self, action: Hashable, player: int) -> None:
+        """Carry out a legal action (chance outcomes with player CHANCE)."""
+
+    @abstractmethod
+    def _parse(self, text: str, player: int) -> Hashable:
+        """Parse the text form of an action; raise InvalidAction if malformed."""
+
+    @abstractmethod
+    def _outcome(self) -> Outcome | None:
+        """The outcome once the rules end the game, None while it goes on."""
+
+    @abstractmethod
+    def observe(self, player: int) -> Observation:
+        """What ``player`` may see now, with other players' secrets removed."""
+
+    @abstractmethod
+    def _to_json(self) -> dict[str, Any]:
+        """The game-specific part of the state as JSON-ready data."""
+
+    def details(self) -> dict[str, Any]:
+        """Game-specific facts of a finished game for simulation reports."""
+        return {}
+
+    # ------------------------------------------------------------ public API
+    def outcome(self) -> Outcome | None:
+        result = self._outcome()
+        if result is None and self.game.max_turns and self.turn >= self.game.max_turns:
+            return TRUNCATED
+        return result
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else self._current_player()
+
+    def acting_players(self) -> tuple[int, ...]:
+        """The players who must choose now: one, several (simultaneous), or none."""
+        current = self.current_player()
+        if current >= 0:
+            return (current,)
+        if current == SIMULTANEOUS:
+            return self._acting_players()
+        return ()
+
+    def legal_actions(self, player: int | None = None) -> list[Hashable]:
+        """The actions offered now (chance outcomes at a chance node)."""
+        player = self._resolve_player(player)
+        if player is None or not self._may_act(player):
+            return []
+        cached = self._legal_cache.get(player)
+        if cached is None:
+            if player == CHANCE:
+                actions = list(self._chance_outcomes().actions)
+            else:
+                actions = self._legal_actions(player)
+            cached = (actions, None)
+            self._legal_cache[player] = cached
+        return list(cached[0])
+
+    def chance_outcomes(self) -> ChanceOutcomes:
+        if self.current_player() != CHANCE:
+            raise IllegalAction("this is not a chance node", **self._context(None))
+        return self._chance_outcomes()
+
+    def why_illegal(self, action: Hashable, player: int | None = None) -> str | None:
+        """Why ``action`` may not be applied now, or None if it may."""
+        if self.is_terminal():
+            return "the game is over"
+        acting = self.acting_players() if self.current_player() != CHANCE else (CHANCE,)
+        if player is None:
+            player = acting[0] if len(acting) == 1 else None
+            if player is None:
+                return f"several players choose at once ({_players(acting)}); say which player acts"
+        if player not in acting:
+            return f"it is not {_who(player)}'s turn to act; waiting for {_players(acting)}"
+        if self._in_legal_list(action, player):
+            return None
+        if player == CHANCE:
+            return f"{action} is not an outcome of this chance node"
+        return self._why_illegal(action, player) or None
+
+    def is_legal(self, action: Hashable, player: int | None = None) -> bool:
+        return self.why_illegal(action, player) is None
+
+    def apply(self, action: Hashable, player: int | None = None) -> None:
+        """Apply ``action``; raise IllegalAction with the reason and change nothing."""
+        if player is None and not self.is_terminal():
+            acting = self.acting_players() or (CHANCE,)
+            player = acting[0] if len(acting) == 1 else None
+        reason = self.why_illegal(action, player)
+        if reason is not None:
+            raise IllegalAction(reason, text=str(action), **self._context(player))
+        self._legal_cache.clear()
+        self._apply(action, player)  # type: ignore[arg-type]
+
+    def parse_action(self, text: str, player: int | None = None) -> Hashable:
+        """Parse ``text`` into a legal action for ``player`` (default: who acts).
+
+        Raises InvalidAction for text that is no action, IllegalAction (with the
+        rules' reason) for an action not allowed now; both suggest close legal texts.
+        """
+        player = self._resolve_player(player)
+        if player is None:
+            raise IllegalAction("the game is over", text=text, **self._context(None))
+        try:
+            action = self._parse(text.strip(), player)
+        except (InvalidAction, AmbiguousAction) as error:
+            raise type(error)(
+                error.reason,
+                text=text,
+                suggestions=error.suggestions or self.closest_texts(text, player),
+                **self._context(player),
+            ) from None
+        reason = self.why_illegal(action, player)
+        if reason is not None:
+            raise IllegalAction(
+                reason,
+                text=text,
+                suggestions=self.closest_texts(text, player),
+                **self._context(player),
+            )
+        return action
+
+    def apply_text(self, text: str, player: int | None = None) -> Hashable:
+        """Parse and apply one action text; return the action applied."""
+        action = self.parse_action(text, player)
+        self.apply(action, player)
+        return action
+
+    def closest_texts(self, text: str, player: int | None = None, n: int = 3) -> list[str]:
+        """The legal action texts closest to ``text``, for "did you mean" hints."""
+        texts = [str(a) for a in self.legal_actions(player)]
+        close = difflib.get_close_matches(text.strip(), texts, n=n, cutoff=0.4)
+        return close or texts[:n]
+
+    def returns(self) -> list[float]:
+        outcome = self.outcome()
+        return [0.0] * self.game.players if outcome is None else outcome.returns(self.game.players)
+
+    def clone(self) -> State:
+        """An independent copy; games override this for speed."""
+        twin = copy.copy(self)
+        twin.__dict__.update(copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "game"}))
+        twin._legal_cache = {}
+        return twin
+
+    def to_json(self) -> dict[str, Any]:
+        from ranchhand.core.serial import state_header
+
+        return {**state_header(self), "data": self._to_json()}
+
+    def __str__(self) -> str:
+        import json
+
+        return json.dumps(self._to_json(), sort_keys=True)
+
+    # --------------------------------------------------------------- helpers
+    def _end_turn(self) -> None:
+        """Count one finished player turn (used by ``max_turns`` and statistics)."""
+        self.turn += 1
+
+    def _in_legal_list(self, action: Hashable, player: int) -> bool:
+        entry = self._legal_cache.get(player)
+        if entry is None:
+            self.legal_actions(player)
+            entry = self._legal_cache[player]
+        actions, lookup = entry
+        if lookup is None:
+            lookup = set(actions)
+            self._legal_cache[player] = (actions, lookup)
+        return action in lookup
+
+    def _may_act(self, player: int) -> bool:
+        current = self.current_player()
+        if current == CHANCE or player == CHANCE:
+            return current == player
+        return player == current or (current == SIMULTANEOUS and player in self._acting_players())
+
+    def _resolve_player(self, player: int | None) -> int | None:
+        current = self.current_player()
+        if current == TERMINAL:
+            return None
+        if player is not None:
+            return player
+        if current == SIMULTANEOUS:
+            acting = self._acting_players()
+            return acting[0] if acting else None
+        return current
+
+    def _context(self, player: int | None) -> dict[str, Any]:
+        return {"game": self.game.id, "turn": self.turn, "player": player}
+
+
+def _who(player: int | None) -> str:
+    return "chance" if player == CHANCE else f"player {player}"
+
+
+def _players(players: Sequence[int]) -> str:
+    return ", ".join(_who(p) for p in players) or "nobody"

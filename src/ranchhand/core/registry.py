@@ -1,0 +1,104 @@
+"""The registry of games and bots: ``load("rancho", players=4, dice="twin")``.
+
+Games live in ``ranchhand.games.<module>`` and are imported on first use, so
+listing games is cheap and a broken game never stops another from loading.
+A game package exposes ``GAME`` (its :class:`Game` class), ``BOTS`` (bot
+classes by name, besides the shared ``random``) and ``VIEW`` (terminal views).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from ranchhand.core.errors import OptionError
+from ranchhand.core.game import Game
+
+GAME_MODULES: dict[str, str] = {
+    "rancho": "ranchhand.games.rancho",
+    "rocket-ranchers": "ranchhand.games.rocket_ranchers",
+    "glory-ranch": "ranchhand.games.glory_ranch",
+}
+ALIASES: dict[str, str] = {
+    "super-farmer": "rancho",
+    "rocket": "rocket-ranchers",
+    "rr": "rocket-ranchers",
+    "glory": "glory-ranch",
+}
+
+
+def register(name: str, module: str) -> None:
+    """Register a game package (a third-party game, or a test game) by module path."""
+    GAME_MODULES[name] = module
+
+
+def canonical_name(name: str) -> str:
+    """The registered id of ``name`` (aliases, case and underscores forgiven)."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = ALIASES.get(key, key)
+    if key not in GAME_MODULES:
+        raise OptionError(f"unknown game {name!r}; games are: {', '.join(GAME_MODULES)}")
+    return key
+
+
+def game_module(name: str) -> ModuleType:
+    return importlib.import_module(GAME_MODULES[canonical_name(name)])
+
+
+def game_class(name: str) -> type[Game]:
+    return game_module(name).GAME
+
+
+def load(name: str, players: int | None = None, **options: Any) -> Game:
+    """Load a game by name with a player count and options.
+
+    >>> load("rancho", players=7)
+    Traceback (most recent call last):
+    ...
+    ranchhand.core.errors.OptionError: rancho: 7 players is not allowed; allowed: 2 to 6
+    """
+    return game_class(name)(players, **options)
+
+
+def games() -> list[dict[str, Any]]:
+    """Every registered game with its player range and options (defaults, allowed values)."""
+    listing = []
+    for name in GAME_MODULES:
+        cls = game_class(name)
+        listing.append(
+            {
+                "id": cls.id,
+                "name": cls.name,
+                "version": cls.version,
+                "min_players": cls.min_players,
+                "max_players": cls.max_players,
+                "information": cls.information,
+                "simultaneous": cls.simultaneous,
+                "options": [
+                    {"name": o.name, "default": o.default, "allowed": o.allowed(), "doc": o.doc}
+                    for o in cls.option_specs()
+                ],
+                "bots": ["random", *sorted(game_module(name).BOTS)],
+            }
+        )
+    return listing
+
+
+def bot_names(name: str) -> list[str]:
+    return ["random", *sorted(game_module(name).BOTS)]
+
+
+def bot_factory(game: str, bot: str) -> Callable[[], Any]:
+    """The constructor of bot ``bot`` for ``game`` (``random`` works for every game)."""
+    from ranchhand.bots.random_bot import RandomBot
+
+    if bot == "random":
+        return RandomBot
+    bots = game_module(game).BOTS
+    if bot not in bots:
+        raise OptionError(
+            f"{canonical_name(game)} has no bot {bot!r}; bots are: {', '.join(bot_names(game))}"
+        )
+    return bots[bot]

@@ -1,0 +1,1 @@
+"""Simulation: many games in parallel, with honest statistics."""

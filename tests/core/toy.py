@@ -1,0 +1,144 @@
+"""A tiny game that uses every engine feature: chance, simultaneous choices, hidden info.
+
+Each round a die with faces 1, 2, 2, 3 is rolled; then every player secretly
+bets "odd" or "even" at once; the players who guessed right score the roll.
+The first to reach the target wins (ties share the win).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ranchhand.core import (
+    CHANCE,
+    SIMULTANEOUS,
+    ChanceOutcomes,
+    Game,
+    InvalidAction,
+    Option,
+    Outcome,
+    State,
+)
+
+
+@dataclass(frozen=True)
+class Bet:
+    parity: str
+
+    def __str__(self) -> str:
+        return f"bet {self.parity}"
+
+
+@dataclass(frozen=True)
+class Roll:
+    face: int
+
+    def __str__(self) -> str:
+        return f"roll {self.face}"
+
+
+@dataclass
+class ToyObservation:
+    player: int
+    scores: list[int]
+    roll: int | None
+    my_bet: str | None
+    waiting_for: list[int]
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+class ToyGame(Game):
+    id = "toy"
+    name = "Odds and Evens"
+    version = "1"
+    min_players = 2
+    max_players = 3
+    information = "imperfect"
+    simultaneous = True
+    OPTIONS = (Option("target", 5, "points to win", minimum=1, maximum=50),)
+
+    def new_initial_state(self) -> ToyState:
+        return ToyState(self)
+
+    def _state_from_json(self, data: Mapping[str, Any]) -> ToyState:
+        state = ToyState(self)
+        state.scores = list(data["scores"])
+        state.roll = data["roll"]
+        state.bets = {int(k): v for k, v in data["bets"].items()}
+        return state
+
+
+class ToyState(State):
+    def __init__(self, game: ToyGame) -> None:
+        super().__init__(game)
+        self.scores = [0] * game.players
+        self.roll: int | None = None
+        self.bets: dict[int, str] = {}
+
+    def _current_player(self) -> int:
+        return CHANCE if self.roll is None else SIMULTANEOUS
+
+    def _acting_players(self) -> tuple[int, ...]:
+        return tuple(p for p in range(self.game.players) if p not in self.bets)
+
+    def _chance_outcomes(self) -> ChanceOutcomes:
+        return ChanceOutcomes([Roll(1), Roll(2), Roll(3)], [1, 2, 1])
+
+    def _legal_actions(self, player: int) -> list[Hashable]:
+        return [Bet("odd"), Bet("even")]
+
+    def _why_illegal(self, action: Hashable, player: int) -> str | None:
+        return f"{action} is not a bet; bet odd or bet even"
+
+    def _parse(self, text: str, player: int) -> Hashable:
+        words = text.lower().split()
+        if self.roll is None and len(words) == 2 and words[0] == "roll" and words[1].isdigit():
+            return Roll(int(words[1]))
+        if len(words) == 2 and words[0] == "bet":
+            return Bet(words[1])
+        raise InvalidAction("expected 'bet odd' or 'bet even'")
+
+    def _apply(self, action: Hashable, player: int) -> None:
+        if isinstance(action, Roll):
+            self.roll = action.face
+            return
+        assert isinstance(action, Bet)
+        self.bets[player] = action.parity
+        if len(self.bets) == self.game.players:
+            parity = "odd" if self.roll % 2 else "even"  # type: ignore[operator]
+            for p, bet in self.bets.items():
+                if bet == parity:
+                    self.scores[p] += self.roll  # type: ignore[operator]
+            self.roll, self.bets = None, {}
+            self._end_turn()
+
+    def _outcome(self) -> Outcome | None:
+        best = max(self.scores)
+        if best < self.game.options["target"]:
+            return None
+        winners = tuple(p for p, s in enumerate(self.scores) if s == best)
+        return Outcome(winners, tuple(float(s) for s in self.scores), "target reached")
+
+    def observe(self, player: int) -> ToyObservation:
+        return ToyObservation(
+            player,
+            list(self.scores),
+            self.roll,
+            self.bets.get(player),
+            list(self._acting_players()),
+        )
+
+    def _to_json(self) -> dict[str, Any]:
+        return {
+            "scores": self.scores,
+            "roll": self.roll,
+            "bets": {str(k): v for k, v in self.bets.items()},
+        }
+
+
+GAME = ToyGame
+BOTS: dict[str, type] = {}
