@@ -33,10 +33,7 @@ def read_data(package: str, name: str) -> dict[str, Any]:
 
 def parse_data(text: str, source: str) -> dict[str, Any]:
     try:
-        if source.endswith(".json"):
-            data = json.loads(text)
-        else:
-            data = tomllib.loads(text)
+        data = json.loads(text) if source.endswith(".json") else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
         raise DataError(source, "", f"cannot parse: {error}") from None
     if not isinstance(data, dict):
@@ -77,10 +74,8 @@ class Fields:
     ) -> int:
         value = self.get(key, int, default)
         if (low is not None and value < low) or (high is not None and value > high):
-            self.fail(
-                key,
-                f"expected an integer {'' if low is None else low}..{'' if high is None else high}, got {value}",
-            )
+            span = f"{'' if low is None else low}..{'' if high is None else high}"
+            self.fail(key, f"expected an integer {span}, got {value}")
         return value
 
     def text(self, key: str, choices: Iterable[str] | None = None, default: Any = ...) -> str:

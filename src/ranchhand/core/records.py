@@ -148,8 +148,8 @@ def replay_steps(record: Record) -> Iterator[tuple[State, Step | None]]:
 
 def replay(record: Record) -> State:
     """Replay ``record`` and check its outcome; return the final state."""
-    state: State | None = None
-    for state, _ in replay_steps(record):
+    state = None
+    for state, _step in replay_steps(record):  # noqa: B007 - the last state is the result
         pass
     assert state is not None
     if record.outcome is not None and state.outcome() != record.outcome:
