@@ -254,6 +254,18 @@ class State(ABC):
     def _to_json(self) -> dict[str, Any]:
         """The game-specific part of the state as JSON-ready data."""
 
+    def describe_for(self, viewer: int | None, action: Hashable, player: int) -> str:
+        """The text of ``action`` (about to be applied by ``player``) as ``viewer`` may see it.
+
+        ``viewer`` None means everyone at a shared screen. Player actions are
+        public; chance outcomes are public in perfect-information games and
+        hidden otherwise. Games whose draws are partly public (a card turned
+        face up) override this.
+        """
+        if player != CHANCE or self.game.information == "perfect" or viewer == CHANCE:
+            return str(action)
+        return "(a hidden chance outcome)"
+
     def details(self) -> dict[str, Any]:
         """Game-specific facts of a finished game for simulation reports."""
         return {}

@@ -17,7 +17,11 @@ from ranchhand.core.records import Record
 
 
 class Seat(Protocol):
-    """Anything that chooses an action: a bot, or a human at a prompt."""
+    """Anything that chooses an action: a bot, or a human at a prompt.
+
+    A seat with ``interactive = True`` (a person typing text) is called as
+    ``seat.choose(state, player)`` instead, so it can parse what is typed.
+    """
 
     def act(
         self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random
@@ -70,7 +74,10 @@ def play(
             moves = []
             for player in state.acting_players():
                 seat = seats[player]
-                action = seat.act(state.observe(player), state.legal_actions(player), bot_rng)
+                if getattr(seat, "interactive", False):
+                    action = seat.choose(state, player)  # type: ignore[attr-defined]
+                else:
+                    action = seat.act(state.observe(player), state.legal_actions(player), bot_rng)
                 moves.append((player, action))
         for player, action in moves:
             if listener is not None:

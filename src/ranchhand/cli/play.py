@@ -1,0 +1,133 @@
+"""Playing in the terminal: human seats at a prompt, bots in the other seats.
+
+The loop is the engine's own runner; a human seat is "interactive": it gets the
+state so it can parse what the player types (``state.parse_action``), but it
+draws only the player's observation, so hot-seat play never shows a hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.text import Text
+
+from ranchhand.cli.view import GameView
+from ranchhand.core.errors import ActionError
+from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
+from ranchhand.core.records import Record
+
+HELP = """Commands: type an action as listed, or
+  help      this text, the action notation and every legal action
+  actions   list the legal actions again
+  board     draw the table again
+  quit      stop, saving a record of the game so far"""
+
+
+class QuitGame(Exception):
+    """The human asked to stop."""
+
+
+@dataclass
+class Table:
+    """What the terminal shows: the view, the event log, who is human."""
+
+    console: Console
+    view: GameView
+    game: Game
+    humans: set[int]
+    names: list[str]
+    events: list[tuple[int, str]] = field(default_factory=list)
+    pending: list[tuple[int, str]] = field(default_factory=list)
+    seen: dict[int, int] = field(default_factory=dict)
+    last_human: int | None = None
+
+    def name(self, player: int) -> str:
+        return "chance" if player == CHANCE else f"P{player} {self.names[player]}"
+
+    def note(self, state: State, player: int, action: Hashable) -> None:
+        """Log an action before it is applied; secret choices wait until all are made."""
+        if state.current_player() != SIMULTANEOUS:
+            self.events.extend(self.pending)
+            self.pending.clear()
+        text = state.describe_for(None, action, player) if player == CHANCE else str(action)
+        entry = (player, text)
+        (self.pending if state.current_player() == SIMULTANEOUS else self.events).append(entry)
+
+    def since_last_turn(self, player: int, state: State) -> list[str]:
+        if state.current_player() != SIMULTANEOUS:
+            self.events.extend(self.pending)
+            self.pending.clear()
+        start = self.seen.get(player, 0)
+        self.seen[player] = len(self.events)
+        return [f"{self.name(actor)}: {text}" for actor, text in self.events[start:]]
+
+
+@dataclass
+class HumanSeat:
+    """A person at the keyboard; ``interactive`` tells the runner to hand over the state."""
+
+    table: Table
+    ask: Callable[[str], str]
+    interactive: bool = True
+
+    def act(
+        self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random
+    ) -> Hashable:
+        raise TypeError("a human seat needs the state to parse text; the runner calls choose()")
+
+    def choose(self, state: State, player: int) -> Hashable:
+        table, console = self.table, self.table.console
+        if len(table.humans) > 1 and table.last_human not in (None, player):
+            console.clear()
+            self.ask(f"Pass the keyboard to {table.name(player)} and press Enter ")
+            console.clear()
+        table.last_human = player
+        self._show(state, player)
+        while True:
+            try:
+                text = self.ask(f"{table.name(player)}> ")
+            except EOFError:
+                raise QuitGame from None
+            command = text.strip().lower()
+            if command in ("quit", "exit", "q"):
+                raise QuitGame
+            if command in ("help", "?", "h"):
+                console.print(Panel(HELP + "\n\n" + table.view.notation, title="help"))
+                console.print(table.view.render_actions(state.legal_actions(player)))
+                continue
+            if command in ("actions", "list", "a"):
+                console.print(table.view.render_actions(state.legal_actions(player)))
+                continue
+            if command in ("board", "b", "show"):
+                console.print(table.view.render(state.observe(player)))
+                continue
+            if not command:
+                continue
+            try:
+                return state.parse_action(text, player)
+            except ActionError as error:
+                console.print(Text(f"{error.kind}: {error}", style="bold red"))
+                console.print("Type 'help' for the notation, 'actions' for the legal actions.")
+
+    def _show(self, state: State, player: int) -> None:
+        table, console = self.table, self.table.console
+        console.print(
+            Rule(f"{table.game.name}: your turn, {table.name(player)} (turn {state.turn})")
+        )
+        lines = table.since_last_turn(player, state)
+        if lines:
+            console.print(Panel("\n".join(lines[-30:]), title="since your last turn"))
+        console.print(table.view.render(state.observe(player)))
+        console.print(table.view.render_actions(state.legal_actions(player)))
+
+
+def save_record(record: Record, path: Path, console: Console) -> None:
+    record.save(path)
+    console.print(f"Record saved to {path} (replay it with: ranchhand replay {path} --show)")
