@@ -1,0 +1,102 @@
+"""The command line, driven as a user would (on the toy game, so it runs fast)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from ranchhand.cli.main import app
+from ranchhand.core.registry import register
+
+register("toy", "tests.core.toy")
+runner = CliRunner()
+
+
+def test_simulate_json_has_the_promised_keys() -> None:
+    result = runner.invoke(
+        app, ["simulate", "toy", "--players", "2", "--seats", "random", "--games", "20", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    for key in (
+        "game",
+        "players",
+        "seats",
+        "games",
+        "finished",
+        "truncated",
+        "wins",
+        "ties",
+        "turns",
+        "games_per_s",
+        "options",
+    ):
+        assert key in data
+    assert set(data["turns"]) == {"mean", "median", "p90"}
+    assert data["seats"] == ["random", "random"]
+    assert data["games"] == 20
+
+
+def test_simulate_table_and_bad_input() -> None:
+    result = runner.invoke(app, ["simulate", "toy", "--seats", "random,random", "--games", "10"])
+    assert result.exit_code == 0, result.output
+    assert "win rate" in result.output
+    bad = runner.invoke(app, ["simulate", "toy", "--seats", "random,wizard", "--games", "5"])
+    assert bad.exit_code == 2
+    assert "no bot 'wizard'" in bad.output and "random" in bad.output
+    bad = runner.invoke(app, ["simulate", "toy", "--seats", "random", "-o", "colour=red"])
+    assert bad.exit_code == 2 and "unknown option 'colour'" in bad.output
+
+
+def test_unknown_game_lists_the_games() -> None:
+    result = runner.invoke(app, ["simulate", "chess"])
+    assert result.exit_code == 2
+    assert "unknown game 'chess'" in result.output and "rancho" in result.output
+
+
+def test_play_against_a_bot_survives_typos_and_saves_a_record(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "game.json"
+    typed = "\n".join(["bet sideways", "flibble", "help", "actions"] + ["bet odd"] * 60) + "\n"
+    result = runner.invoke(
+        app,
+        ["play", "toy", "--seats", "human,random", "--seed", "3", "--record", str(path)],
+        input=typed,
+    )
+    assert result.exit_code == 0, result.output
+    assert "illegal action" in result.output
+    assert "invalid action" in result.output
+    assert "Winner" in result.output
+    replayed = runner.invoke(app, ["replay", str(path)])
+    assert replayed.exit_code == 0, replayed.output
+    assert "verified" in replayed.output
+
+
+def test_quit_saves_a_partial_record_that_replays(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "partial.json"
+    result = runner.invoke(
+        app,
+        ["play", "toy", "--seats", "human,human", "--seed", "1", "--record", str(path)],
+        input="bet odd\n\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    record = json.loads(path.read_text())
+    assert record["outcome"] is None
+    replayed = runner.invoke(app, ["replay", str(path), "--show", "--no-pause"])
+    assert replayed.exit_code == 0, replayed.output
+    assert "stops before the end" in replayed.output
+
+
+def test_replay_reports_a_corrupt_record(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "game.json"
+    runner.invoke(
+        app,
+        ["play", "toy", "--seats", "human,random", "--seed", "2", "--record", str(path)],
+        input="bet even\n" * 60,
+    )
+    data = json.loads(path.read_text())
+    data["actions"][0] = [-1, "roll 9"]
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert "step 0" in result.output
