@@ -1,0 +1,45 @@
+# ranchhand: the targets a newcomer runs. Everything installs into .venv.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: help install play test lint format bench simulate docs clean
+
+help:  ## list the targets
+	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)  ## create .venv and install ranchhand with its test tools
+
+play: $(STAMP)  ## play Rancho in the terminal against two greedy bots
+	$(BIN)/ranchhand play $(or $(GAME),rancho) --seats $(or $(SEATS),human,greedy,greedy)
+
+test: $(STAMP)  ## lint, then run the whole test suite
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)  ## ruff check only
+	$(BIN)/ruff check src tests
+
+format: $(STAMP)  ## reformat the code
+	$(BIN)/ruff format src tests
+	$(BIN)/ruff check --fix src tests
+
+bench: $(STAMP)  ## games per second on one core, every game
+	$(BIN)/ranchhand bench
+
+simulate: $(STAMP)  ## 10,000 four-player greedy games of Rancho
+	$(BIN)/ranchhand simulate rancho --players 4 --seats greedy --games 10000
+
+docs: $(STAMP)  ## regenerate the figures in docs/ from the project's own commands
+	$(BIN)/python tools/make_docs.py
+
+clean:  ## remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist src/*.egg-info
