@@ -1,0 +1,78 @@
+"""Regenerate the figures in docs/ by running the project's own commands.
+
+A docs page marks a generated block with
+
+    <!-- generated: ranchhand simulate rancho --players 4 --games 10000 -->
+    ...
+    <!-- end generated -->
+
+and this script replaces what stands between the two lines with the command and its output,
+so every figure in the docs can be reproduced by a reader with the same command.
+
+Usage: python tools/make_docs.py [docs/games/rancho.md ...] [--dry-run]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+BLOCK = re.compile(
+    r"(?P<head><!-- generated: (?P<command>.+?) -->\n)(?P<body>.*?)(?P<tail><!-- end generated -->)",
+    re.DOTALL,
+)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(command: str) -> str:
+    """Run a ranchhand command line and return its plain-text output."""
+    words = shlex.split(command)
+    if words[0] != "ranchhand":
+        raise SystemExit(f"only ranchhand commands may generate docs, got {command!r}")
+    env = {**os.environ, "COLUMNS": "110", "NO_COLOR": "1", "TERM": "dumb"}
+    done = subprocess.run(
+        [sys.executable, "-m", "ranchhand", *words[1:]],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{command!r} failed:\n{done.stdout}\n{done.stderr}")
+    return done.stdout.rstrip()
+
+
+def regenerate(path: Path, dry_run: bool = False) -> int:
+    text = path.read_text()
+    count = 0
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        command = match["command"].strip()
+        print(f"{path.relative_to(ROOT)}: {command}", file=sys.stderr)
+        output = run(command)
+        body = f"```\n$ {command}\n{output}\n```\n"
+        return match["head"] + body + match["tail"]
+
+    new = BLOCK.sub(replace, text)
+    if not dry_run and new != text:
+        path.write_text(new)
+    return count
+
+
+def main(argv: list[str]) -> None:
+    dry_run = "--dry-run" in argv
+    paths = [Path(a).resolve() for a in argv if not a.startswith("--")]
+    paths = paths or sorted((ROOT / "docs").rglob("*.md"))
+    total = sum(regenerate(p, dry_run) for p in paths)
+    print(f"regenerated {total} blocks", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
