@@ -21,16 +21,16 @@ play: $(STAMP)  ## play Rancho in the terminal against two greedy bots
 	$(BIN)/ranchhand play $(or $(GAME),rancho) --seats $(or $(SEATS),human,greedy,greedy)
 
 test: $(STAMP)  ## lint, then run the whole test suite
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests tools
+	$(BIN)/ruff format --check src tests tools
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)  ## ruff check only
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests tools
 
 format: $(STAMP)  ## reformat the code
-	$(BIN)/ruff format src tests
-	$(BIN)/ruff check --fix src tests
+	$(BIN)/ruff format src tests tools
+	$(BIN)/ruff check --fix src tests tools
 
 bench: $(STAMP)  ## games per second on one core, every game
 	$(BIN)/ranchhand bench

@@ -22,7 +22,9 @@ import sys
 from pathlib import Path
 
 BLOCK = re.compile(
-    r"(?P<head><!-- generated: (?P<command>.+?) -->\n)(?P<body>.*?)(?P<tail><!-- end generated -->)",
+    r"(?P<head><!-- generated: (?P<command>.+?) -->\n)"
+    r"(?P<body>.*?)"
+    r"(?P<tail><!-- end generated -->)",
     re.DOTALL,
 )
 ROOT = Path(__file__).resolve().parent.parent
