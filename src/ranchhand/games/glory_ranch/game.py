@@ -1,0 +1,98 @@
+"""Glory Ranch, the game: options, the deck it is loaded with, JSON and summaries.
+
+>>> game = GloryRanch(4)
+>>> game.target, GloryRanch(5).target, GloryRanch(3, target=20).target
+(50, 30, 20)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ranchhand.core import Game, Option
+from ranchhand.games.glory_ranch.actions import Draw, Steal
+from ranchhand.games.glory_ranch.cards import Deck, Effect, check_deck, load_deck
+from ranchhand.games.glory_ranch.scoring import Tables
+from ranchhand.games.glory_ranch.summary import summarize_details
+
+HAND_SIZE = 5
+RANCH_LIMIT = 7
+
+
+class GloryRanch(Game):
+    """The game of fantasy-creature ranches scored in Glory (2 to 6 players)."""
+
+    id = "glory-ranch"
+    name = "Glory Ranch"
+    version = "1"
+    min_players = 2
+    max_players = 6
+    information = "imperfect"
+    simultaneous = True
+    OPTIONS = (
+        Option(
+            "target",
+            0,
+            "Total Glory that ends the game (at the end of the round in which a player "
+            "reaches it). 0 uses the rulebook's recommendation by player count: 50 for "
+            "2-4 players, 30 for 5-6 (rules README: Glory Ranch defaults).",
+            minimum=0,
+            maximum=500,
+        ),
+        Option(
+            "tie",
+            "play-on",
+            "What a tie for the highest total at the target does: the rulebook says "
+            "'either play another round or share the victory'.",
+            choices=("play-on", "share"),
+            choice_docs={
+                "play-on": "play another round until one player alone is highest",
+                "share": "every player tied for the highest total wins",
+            },
+        ),
+    )
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        super().__init__(players, **options)
+        self.deck: Deck = load_deck()
+        check_deck(self.deck)
+        self.tables = Tables.of(self.deck)
+        self.target: int = self.options["target"] or (50 if self.players <= 4 else 30)
+        self.share_ties: bool = self.options["tie"] == "share"
+        self.kinds = len(self.deck.cards)
+        self.ids = tuple(c.id for c in self.deck.cards)
+        self.index = {c.id: c.index for c in self.deck.cards}
+        self.draws = tuple(Draw(i) for i in self.ids)
+        self.steals = tuple(Steal(i) for i in self.ids)
+        # Every distinct action of the deck gets a number, so pending steps are plain data.
+        effects: list[Effect] = []
+        number: dict[Effect, int] = {}
+
+        def register(effect: Effect) -> int:
+            if effect not in number:
+                number[effect] = len(effects)
+                effects.append(effect)
+                for inner in (*effect.win, *effect.lose):
+                    register(inner)
+            return number[effect]
+
+        self.card_effects = tuple(
+            tuple(register(e) for e in card.actions) for card in self.deck.cards
+        )
+        self.effects = tuple(effects)
+        self.effect_number = number
+
+    def new_initial_state(self) -> Any:
+        from ranchhand.games.glory_ranch.state import GloryState
+
+        return GloryState(self)
+
+    def _state_from_json(self, data: Mapping[str, Any]) -> Any:
+        from ranchhand.games.glory_ranch.state import GloryState
+
+        return GloryState.from_json(self, data)
+
+    def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Rounds per game, turns per round, wins per seat and the per-card table."""
+        return summarize_details(details, self.players, self.deck)

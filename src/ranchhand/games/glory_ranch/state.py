@@ -1,0 +1,594 @@
+"""The rules of Glory Ranch: turns, card actions, rounds and scoring.
+
+A state holds the deck and discard pile as counts per card (no order: every draw
+is a chance outcome weighted by copies), hands as counts, ranches as ordered
+lists, and a stack of pending steps: what the card being resolved still has to
+do. Steps are plain tuples, so a state is JSON and clones cheaply. After each
+action :meth:`GloryState._settle` carries out every step that needs nobody's
+choice (and every choice with one possibility), and stops at the next decision,
+chance node or rock-paper-scissors contest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+from ranchhand.core import CHANCE, SIMULTANEOUS, ChanceOutcomes, Outcome, State
+from ranchhand.games.glory_ranch.actions import (
+    BEATS,
+    SIGNS,
+    Choose,
+    HandCard,
+    Pick,
+    Place,
+    Target,
+)
+from ranchhand.games.glory_ranch.cards import Effect
+from ranchhand.games.glory_ranch.game import HAND_SIZE, RANCH_LIMIT, GloryRanch
+from ranchhand.games.glory_ranch.notation import parse_action
+from ranchhand.games.glory_ranch.observation import GloryObservation
+from ranchhand.games.glory_ranch.scoring import add_round, round_points
+
+Step = tuple[Any, ...]
+DECISIONS = frozenset({"discard", "give", "pass", "play", "target", "place", "pick"})
+LOG_LENGTH = 12
+
+
+class GloryState(State):
+    """One position of a Glory Ranch game."""
+
+    game: GloryRanch
+
+    def __init__(self, game: GloryRanch) -> None:
+        super().__init__(game)
+        n, kinds = game.players, game.kinds
+        self.deck = list(game.deck.copies)
+        self.discard = [0] * kinds
+        self.hands = [[0] * kinds for _ in range(n)]
+        self.ranches: list[list[int]] = [[] for _ in range(n)]
+        self.shields: list[list[int]] = [[] for _ in range(n)]
+        self.passing: list[list[int]] = [[] for _ in range(n)]
+        self.totals = [0] * n
+        self.round = 1
+        self.first = 0
+        self.current = 0
+        self.direction = 1
+        self.skips = 0
+        self.playing = False
+        self.exhausted = False
+        self.played_slot = 0
+        self.round_turns = 0
+        self.signs: dict[int, str] = {}
+        self.stack: list[Step] = []
+        self.rounds: list[dict[str, Any]] = []
+        self.log: list[str] = []
+        self.result: Outcome | None = None
+        self._deal()
+
+    # ------------------------------------------------------------ protocol
+    def _current_player(self) -> int:
+        if not self.stack:
+            return self.current
+        top = self.stack[-1]
+        kind = top[0]
+        if kind == "draw" or kind == "steal":
+            return CHANCE
+        if kind == "rps":
+            return SIMULTANEOUS
+        return top[1]
+
+    def _acting_players(self) -> tuple[int, ...]:
+        top = self.stack[-1]
+        return tuple(p for p in (top[1], top[2]) if p not in self.signs)
+
+    def _chance_outcomes(self) -> ChanceOutcomes:
+        top = self.stack[-1]
+        if top[0] == "draw":
+            counts, faces = self.deck, self.game.draws
+        else:
+            counts, faces = self.hands[top[2]], self.game.steals
+        actions = [faces[k] for k, c in enumerate(counts) if c]
+        return ChanceOutcomes(actions, [c for c in counts if c])
+
+    def _legal_actions(self, player: int) -> list[Hashable]:
+        if not self.stack:
+            return self._hand_choices("play", player)
+        top = self.stack[-1]
+        if top[0] == "rps":
+            return [Choose(s) for s in SIGNS]
+        return self._options(top)
+
+    def _why_illegal(self, action: Hashable, player: int) -> str | None:
+        asked = self.asking()
+        if isinstance(action, HandCard):
+            if action.card not in self.game.index:
+                return f"there is no card {action.card!r} in this deck"
+            if not self.hands[player][self.game.index[action.card]]:
+                return f"you have no {action.card} in your hand"
+        if isinstance(action, Target) and action.seat == player:
+            return "choose another player, not yourself"
+        if isinstance(action, Pick):
+            return f"{action} is not a card you may choose now ({asked})"
+        return f"{action} does not answer what is asked now: {asked}"
+
+    def _parse(self, text: str, player: int) -> Hashable:
+        return parse_action(self, text, player)
+
+    def _outcome(self) -> Outcome | None:
+        return self.result
+
+    def _apply(self, action: Hashable, player: int) -> None:
+        stack = self.stack
+        if player == CHANCE:
+            top = stack.pop()
+            card = self.game.index[action.card]  # type: ignore[attr-defined]
+            if top[0] == "draw":
+                self.deck[card] -= 1
+                self.hands[top[1]][card] += 1
+            else:
+                self.hands[top[2]][card] -= 1
+                self.hands[top[1]][card] += 1
+        elif isinstance(action, Choose):
+            self.signs[player] = action.sign
+            if len(self.signs) == 2:
+                self._contest()
+        elif not stack:
+            self._play(player, self.game.index[action.card])  # type: ignore[attr-defined]
+        else:
+            self._decide(stack.pop(), action)
+        self._settle()
+
+    # --------------------------------------------------------------- turns
+    def _deal(self) -> None:
+        """Queue the deal: five cards to each player in turn, from the first player."""
+        n = self.game.players
+        order = [(self.first + i) % n for i in range(n)]
+        steps = [("draw", p) for _ in range(HAND_SIZE) for p in order]
+        self.stack = steps[::-1]
+
+    def _play(self, player: int, card: int) -> None:
+        """Put ``card`` at the right end of ``player``'s ranch and queue its actions."""
+        self.hands[player][card] -= 1
+        self.ranches[player].append(card)
+        self.shields[player].append(0)
+        self.played_slot = len(self.ranches[player]) - 1
+        self.playing = True
+        self._note(f"P{player} plays {self.game.deck.cards[card].name}")
+        for number in reversed(self.game.card_effects[card]):
+            self.stack.append(("do", player, -1, number))
+
+    def _settle(self) -> None:
+        """Carry out steps that need no choice until a decision, chance or contest is due."""
+        stack = self.stack
+        while self.result is None:
+            if not stack:
+                if not self.playing:
+                    return
+                self._finish_turn()
+                continue
+            top = stack[-1]
+            kind = top[0]
+            if kind == "do":
+                stack.pop()
+                self._expand(self.game.effects[top[3]], top[1], top[2], -1)
+            elif kind == "draw":
+                if any(self.deck):
+                    return
+                if any(self.discard):
+                    self.deck, self.discard = self.discard, [0] * self.game.kinds
+                    self._note("the discard pile is shuffled into the deck")
+                    return
+                self.exhausted = True
+                stack.pop()
+            elif kind == "steal":
+                if any(self.hands[top[2]]):
+                    return
+                stack.pop()
+            elif kind == "rps":
+                return
+            elif kind == "deliver":
+                stack.pop()
+                for p, cards in enumerate(self.passing):
+                    for card in cards:
+                        self.hands[p][card] += 1
+                    cards.clear()
+            elif kind == "trade":
+                stack.pop()
+                a, b = top[1], top[2]
+                self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
+                self._note(f"P{a} trades hands with P{b}")
+            else:
+                options = self._options(top)
+                if len(options) > 1:
+                    return
+                stack.pop()
+                if options:
+                    self._decide(top, options[0])
+
+    def _finish_turn(self) -> None:
+        self.playing = False
+        self.round_turns += 1
+        self._end_turn()
+        n = self.game.players
+        ended = (
+            self.exhausted
+            or any(len(r) >= RANCH_LIMIT for r in self.ranches)
+            or not all(any(h) for h in self.hands)
+        )
+        if ended:
+            self._end_round()
+            return
+        step = self.direction * (1 + self.skips)
+        self.skips = 0
+        self.current = (self.current + step) % n
+
+    def _end_round(self) -> None:
+        game = self.game
+        points = round_points(game.tables, self.ranches, self.hands)
+        best = max(points)
+        self.rounds.append(
+            {
+                "ranches": [[game.ids[k] for k in r] for r in self.ranches],
+                "points": points,
+                "winners": [p for p, x in enumerate(points) if x == best],
+                "turns": self.round_turns,
+            }
+        )
+        self.totals = add_round(self.totals, points)
+        scores = ", ".join(f"P{p} {x:+d}" for p, x in enumerate(points))
+        self._note(f"round {self.round} ends: {scores}")
+        top = max(self.totals)
+        if top >= game.target:
+            leaders = tuple(p for p, t in enumerate(self.totals) if t == top)
+            if len(leaders) == 1 or game.share_ties:
+                self.result = Outcome(
+                    leaders, tuple(float(t) for t in self.totals), "target reached"
+                )
+                return
+        self._new_round()
+
+    def _new_round(self) -> None:
+        game = self.game
+        n = game.players
+        self.round += 1
+        self.first = (self.first + 1) % n
+        self.current = self.first
+        self.deck = list(game.deck.copies)
+        self.discard = [0] * game.kinds
+        self.hands = [[0] * game.kinds for _ in range(n)]
+        self.ranches = [[] for _ in range(n)]
+        self.shields = [[] for _ in range(n)]
+        self.direction, self.skips, self.round_turns = 1, 0, 0
+        self.exhausted = False
+        self._deal()
+
+    # -------------------------------------------------------- card actions
+    def _order(self, actor: int) -> list[int]:
+        """Every player, from ``actor`` round the table clockwise."""
+        n = self.game.players
+        return [(actor + i) % n for i in range(n)]
+
+    def _expand(self, e: Effect, actor: int, rival: int, target: int) -> None:
+        """Turn one card action into the steps that carry it out (pushed on the stack)."""
+        do = e.do
+        chosen_field = {"draw": e.who, "discard": e.who, "give": e.to}.get(do, e.target)
+        if chosen_field == "chosen" and target < 0:
+            number = self.game.effect_number[e]
+            self.stack.append(("target", actor, rival, number))
+            return
+        if chosen_field == "rival":
+            target = rival
+        steps: list[Step] = []
+        if do in ("draw", "discard"):
+            who = e.who
+            if who == "you":
+                players = [actor]
+            elif who == "each":
+                players = self._order(actor)
+            elif who == "others":
+                players = self._order(actor)[1:]
+            else:
+                players = [target]
+            if do == "draw":
+                steps = [("draw", p) for p in players for _ in range(e.n)]
+            else:
+                steps = [("discard", p) for p in players for _ in range(e.n)]
+        elif do == "give":
+            steps = [("give", actor, target)] * e.n
+        elif do == "steal":
+            steps = [("steal", actor, target)] * e.n
+        elif do == "trade":
+            steps = [("trade", actor, target)]
+        elif do == "pass":
+            n = self.game.players
+            shift = 1 if e.to == "left" else -1
+            steps = [("pass", p, (p + shift) % n) for p in self._order(actor) for _ in range(e.n)]
+            steps.append(("deliver",))
+        elif do == "reverse":
+            self.direction = -self.direction
+            self._note("play reverses")
+        elif do == "skip":
+            self.skips += 1
+            self._note("the next player will lose their turn")
+        elif do == "play":
+            steps = [("play", actor)]
+        elif do == "place":
+            if e.at == "left":
+                self._move_played(actor, 0)
+            else:
+                steps = [("place", actor)]
+        elif do in ("banish", "return"):
+            steps = [("pick", actor, do, e.target)]
+        elif do == "protect":
+            steps = [("pick", actor, "protect", "yours")]
+        elif do == "rps":
+            steps = [("rps", actor, target, self.game.effect_number[e])]
+            self._note(f"P{actor} challenges P{target} to rock-paper-scissors")
+        self.stack.extend(reversed(steps))
+
+    def _move_played(self, player: int, slot: int) -> None:
+        ranch, shields = self.ranches[player], self.shields[player]
+        card, shield = ranch.pop(self.played_slot), shields.pop(self.played_slot)
+        ranch.insert(slot, card)
+        shields.insert(slot, shield)
+        self.played_slot = slot
+
+    def _hand_choices(self, verb: str, player: int) -> list[Hashable]:
+        ids = self.game.ids
+        return [HandCard(verb, ids[k]) for k, c in enumerate(self.hands[player]) if c]
+
+    def _options(self, step: Step) -> list[Hashable]:
+        """The choices a decision step offers (empty: it cannot be done and is skipped)."""
+        kind, actor = step[0], step[1]
+        if kind == "play":
+            if len(self.ranches[actor]) >= RANCH_LIMIT:
+                return []
+            return self._hand_choices("play", actor)
+        if kind in ("discard", "give", "pass"):
+            return self._hand_choices(kind, actor)
+        if kind == "target":
+            return [Target(p) for p in self._order(actor)[1:]]
+        if kind == "place":
+            return [Place(s + 1) for s in range(len(self.ranches[actor]))]
+        # pick: a card in a ranch, for banish / return / protect
+        what, scope = step[2], step[3]
+        if scope == "yours":
+            seats = [actor]
+        elif scope == "opponent":
+            seats = self._order(actor)[1:]
+        else:
+            seats = self._order(actor)
+        ids = self.game.ids
+        picks: list[Hashable] = []
+        for seat in seats:
+            shields = self.shields[seat]
+            for slot, card in enumerate(self.ranches[seat]):
+                if not shields[slot]:
+                    picks.append(Pick(seat, slot + 1, ids[card]))
+        if what == "protect" and not picks:
+            return []
+        return picks
+
+    def _decide(self, step: Step, action: Any) -> None:
+        """Carry out a decision ``action`` answering ``step`` (already popped)."""
+        kind, actor = step[0], step[1]
+        names = self.game.deck.cards
+        if kind == "target":
+            self._expand(self.game.effects[step[3]], actor, step[2], action.seat)
+        elif kind == "play":
+            self._play(actor, self.game.index[action.card])
+        elif kind == "discard":
+            card = self.game.index[action.card]
+            self.hands[actor][card] -= 1
+            self.discard[card] += 1
+            self._note(f"P{actor} discards {names[card].name}")
+        elif kind == "give":
+            card = self.game.index[action.card]
+            self.hands[actor][card] -= 1
+            self.hands[step[2]][card] += 1
+            self._note(f"P{actor} gives P{step[2]} a card")
+        elif kind == "pass":
+            card = self.game.index[action.card]
+            self.hands[actor][card] -= 1
+            self.passing[step[2]].append(card)
+        elif kind == "place":
+            self._move_played(actor, action.slot - 1)
+        else:
+            seat, slot = action.seat, action.slot - 1
+            what = step[2]
+            card = self.ranches[seat][slot]
+            if what == "protect":
+                self.shields[seat][slot] = 1
+                self._note(f"P{actor} protects {names[card].name}")
+                return
+            self.ranches[seat].pop(slot)
+            self.shields[seat].pop(slot)
+            if seat == actor and slot < self.played_slot:
+                self.played_slot -= 1
+            if what == "banish":
+                self.discard[card] += 1
+                self._note(f"P{actor} discards P{seat}'s {names[card].name}")
+            else:
+                self.hands[seat][card] += 1
+                self._note(f"P{actor} returns P{seat}'s {names[card].name} to their hand")
+
+    def _contest(self) -> None:
+        """Both signs are in: a tie replays; otherwise queue the winner's and loser's actions."""
+        step = self.stack[-1]
+        a, b = step[1], step[2]
+        sa, sb = self.signs[a], self.signs[b]
+        self.signs = {}
+        if sa == sb:
+            self._note(f"P{a} and P{b} both show {sa}: again")
+            return
+        self.stack.pop()
+        winner, loser = (a, b) if BEATS[sa] == sb else (b, a)
+        self._note(f"P{a} shows {sa}, P{b} shows {sb}: P{winner} wins")
+        effect = self.game.effects[step[3]]
+        number = self.game.effect_number
+        steps = [("do", winner, loser, number[w]) for w in effect.win]
+        steps += [("do", loser, winner, number[x]) for x in effect.lose]
+        self.stack.extend(reversed(steps))
+
+    def _note(self, text: str) -> None:
+        log = self.log
+        log.append(text)
+        if len(log) > LOG_LENGTH:
+            del log[0]
+
+    # --------------------------------------------------------- information
+    def asking(self) -> str:
+        """What the game waits for now, in words (for views and error messages)."""
+        if self.result is not None:
+            return "nothing: the game is over"
+        if not self.stack:
+            return f"player {self.current} plays a card from their hand"
+        top = self.stack[-1]
+        kind = top[0]
+        if kind == "draw":
+            return f"player {top[1]} draws a card (chance)"
+        if kind == "steal":
+            return f"player {top[1]} steals a random card from player {top[2]} (chance)"
+        if kind == "rps":
+            return f"players {top[1]} and {top[2]} choose rock, paper or scissors"
+        if kind == "target":
+            effect = self.game.effects[top[3]]
+            return f"player {top[1]} chooses another player for: {_lower(effect)}"
+        if kind == "play":
+            return f"player {top[1]} plays another card"
+        if kind in ("discard", "give", "pass"):
+            to = f" to player {top[2]}" if kind != "discard" else ""
+            return f"player {top[1]} chooses a card to {kind}{to}"
+        if kind == "place":
+            return f"player {top[1]} chooses where the card goes in their ranch"
+        what = {"banish": "discard", "return": "return to its owner's hand"}.get(top[2], top[2])
+        return f"player {top[1]} picks a ranch card to {what}"
+
+    def observe(self, player: int) -> GloryObservation:
+        game = self.game
+        top = self.stack[-1] if self.stack else None
+        acting = self.acting_players() if self.result is None else ()
+        effect = None
+        if top is not None and top[0] in ("target", "rps"):
+            effect = game.effects[top[3]]
+        return GloryObservation(
+            player=player,
+            players=game.players,
+            round=self.round,
+            target=game.target,
+            totals=list(self.totals),
+            current=self.current,
+            first=self.first,
+            direction=self.direction,
+            deck=sum(self.deck),
+            discard=sum(self.discard),
+            hand=[k for k, c in enumerate(self.hands[player]) for _ in range(c)],
+            hand_sizes=[sum(h) for h in self.hands],
+            ranches=[list(r) for r in self.ranches],
+            shields=[list(s) for s in self.shields],
+            acting=list(acting),
+            step=None if top is None or top[0] == "do" else tuple(top[:3]),
+            effect=effect,
+            asking=self.asking(),
+            my_sign=self.signs.get(player),
+            passing=list(self.passing[player]),
+            log=list(self.log),
+            last_round=list(self.rounds[-1]["points"]) if self.rounds else None,
+            ids=game.ids,
+        )
+
+    def details(self) -> dict[str, Any]:
+        """Per round: ranch cards, points, round winners, turns; the game's totals."""
+        return {
+            "rounds": [dict(r) for r in self.rounds],
+            "turns": self.turn,
+            "winners": list(self.result.winners) if self.result else [],
+            "totals": list(self.totals),
+        }
+
+    # ----------------------------------------------------------- copy, JSON
+    def clone(self) -> GloryState:
+        twin = object.__new__(GloryState)
+        twin.__dict__.update(self.__dict__)
+        twin._legal_cache = {}
+        twin.deck = list(self.deck)
+        twin.discard = list(self.discard)
+        twin.hands = [list(h) for h in self.hands]
+        twin.ranches = [list(r) for r in self.ranches]
+        twin.shields = [list(s) for s in self.shields]
+        twin.passing = [list(p) for p in self.passing]
+        twin.totals = list(self.totals)
+        twin.signs = dict(self.signs)
+        twin.stack = list(self.stack)
+        twin.rounds = list(self.rounds)
+        twin.log = list(self.log)
+        return twin
+
+    def _to_json(self) -> dict[str, Any]:
+        ids = self.game.ids
+        return {
+            "deck": _named(self.deck, ids),
+            "discard": _named(self.discard, ids),
+            "hands": [_named(h, ids) for h in self.hands],
+            "ranches": [[ids[k] for k in r] for r in self.ranches],
+            "shields": [list(s) for s in self.shields],
+            "passing": [[ids[k] for k in p] for p in self.passing],
+            "totals": list(self.totals),
+            "round": self.round,
+            "first": self.first,
+            "current": self.current,
+            "direction": self.direction,
+            "skips": self.skips,
+            "playing": self.playing,
+            "exhausted": self.exhausted,
+            "played_slot": self.played_slot,
+            "round_turns": self.round_turns,
+            "signs": {str(p): s for p, s in self.signs.items()},
+            "stack": [list(s) for s in self.stack],
+            "rounds": self.rounds,
+            "log": list(self.log),
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, game: GloryRanch, data: Mapping[str, Any]) -> GloryState:
+        state = cls(game)
+        index = game.index
+        state.deck = _counts(data["deck"], index)
+        state.discard = _counts(data["discard"], index)
+        state.hands = [_counts(h, index) for h in data["hands"]]
+        state.ranches = [[index[c] for c in r] for r in data["ranches"]]
+        state.shields = [list(s) for s in data["shields"]]
+        state.passing = [[index[c] for c in p] for p in data["passing"]]
+        state.totals = list(data["totals"])
+        for key in ("round", "first", "current", "direction", "skips", "played_slot"):
+            setattr(state, key, int(data[key]))
+        state.round_turns = int(data["round_turns"])
+        state.playing = bool(data["playing"])
+        state.exhausted = bool(data["exhausted"])
+        state.signs = {int(p): s for p, s in data["signs"].items()}
+        state.stack = [tuple(s) for s in data["stack"]]
+        state.rounds = [dict(r) for r in data["rounds"]]
+        state.log = list(data["log"])
+        result = data["result"]
+        state.result = None if result is None else Outcome.from_json(result)
+        return state
+
+
+def _named(counts: list[int], ids: tuple[str, ...]) -> dict[str, int]:
+    return {ids[k]: c for k, c in enumerate(counts) if c}
+
+
+def _counts(named: Mapping[str, int], index: Mapping[str, int]) -> list[int]:
+    counts = [0] * len(index)
+    for card, c in named.items():
+        counts[index[card]] = int(c)
+    return counts
+
+
+def _lower(effect: Effect) -> str:
+    from ranchhand.games.glory_ranch.cards import effect_text
+
+    text = effect_text(effect)
+    return text[:1].lower() + text[1:]
