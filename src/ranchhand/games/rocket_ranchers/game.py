@@ -1,0 +1,112 @@
+"""Rocket Ranchers: Herding Cats in Space! for 2 to 5 players.
+
+Players take cards from a 4x4 display with tractor beams, herd them into
+corrals scored for Abundance or Variety, and try not to end up with the most
+Space Cats. The options are the readings of the rules README (see the docs
+page docs/games/rocket-ranchers.md for the reasons).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ranchhand.core import Game, Option
+from ranchhand.games.rocket_ranchers.state import RocketState
+from ranchhand.games.rocket_ranchers.tables import Tables, tables_for
+
+OPTIONS = (
+    Option(
+        "deck",
+        "standard",
+        "The Wildlife deck data file: 'standard' (150 cards, rules README) or a path to a "
+        "TOML file of the same layout.",
+    ),
+    Option(
+        "beams",
+        "standard",
+        "The tractor beam data file: 'standard' (line of 2, line of 3, L of 3, 2x2 square) "
+        "or a path to a TOML file of the same layout.",
+    ),
+    Option(
+        "abundance_table",
+        "rulebook",
+        "Which printed Abundance table scores: the rulebook's End Game Scoring table "
+        "(5-6: 12, 7-8: 18, 9+: 24) or the Abundance scoring card (10, 15, 22).",
+        choices=("rulebook", "scoring-card"),
+        choice_docs={
+            "rulebook": "page 10 of the rulebook: 12 / 18 / 24",
+            "scoring-card": "the scoring card on pages 3 and 5: 10 / 15 / 22",
+        },
+    ),
+    Option(
+        "abundance_counts",
+        "cards",
+        "What Abundance counts in a corral: its face-up cards (the rulebook text) or the "
+        "dots printed on them.",
+        choices=("cards", "dots"),
+    ),
+    Option(
+        "variety_counts",
+        "face-up",
+        "Which cards' biomes Variety counts: the face-up cards only (the founding card "
+        "lies face down and shows no biome) or all cards including the founding card.",
+        choices=("face-up", "all"),
+    ),
+    Option(
+        "cat_chain",
+        False,
+        "false: Space Cats next to the collected cards are collected once; true: Space Cats "
+        "next to those are collected too, until none is adjacent.",
+        choices=(False, True),
+    ),
+    Option(
+        "corral_scoring",
+        "best",
+        "How each corral is scored: the better of Abundance and Variety (what a player "
+        "choosing would pick: the choice affects nobody else), or every corral one way.",
+        choices=("best", "abundance", "variety"),
+    ),
+)
+
+
+class RocketGame(Game):
+    """The game loaded with a player count and options; it owns the data tables."""
+
+    id = "rocket-ranchers"
+    name = "Rocket Ranchers: Herding Cats in Space!"
+    version = "1"
+    min_players = 2
+    max_players = 5
+    information = "imperfect"
+    simultaneous = False
+    OPTIONS = OPTIONS
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        super().__init__(players, **options)
+        self.tables: Tables = tables_for(
+            self.options["deck"], self.options["beams"], self.options["abundance_table"]
+        )
+
+    def new_initial_state(self) -> RocketState:
+        return RocketState(self)
+
+    def _state_from_json(self, data: Mapping[str, Any]) -> RocketState:
+        state = RocketState(self)
+        state.load_json(data)
+        return state
+
+    def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Average score split per seat and overall, win rate per seat, Space Cats."""
+        games = [d for d in details if d.get("score")]
+        if not games:
+            return {}
+        seats = len(games[0]["score"])
+        parts = ("abundance", "variety", "cats", "score", "space_cats", "corrals")
+        per_seat = {
+            part: [sum(d[part][p] for d in games) / len(games) for p in range(seats)]
+            for part in parts
+        }
+        overall = {part: sum(per_seat[part]) / seats for part in parts}
+        wins = [sum(1 for d in games if d["winner"] == p) / len(games) for p in range(seats)]
+        return {"games": len(games), "per_seat": per_seat, "average": overall, "win_rate": wins}

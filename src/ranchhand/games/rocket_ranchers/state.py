@@ -1,0 +1,425 @@
+"""A position of Rocket Ranchers and the rules that move it on.
+
+A turn runs through phases: ``start`` (use a beam, reboot, or the dogship
+first), ``place`` (put each collected Wildlife card in a corral, one decision a
+card), ``fill`` (chance draws the refill, top to bottom, left to right) and
+``after`` (the dogship may still be used, or the turn ends). The deck is a
+count of the cards left, never an order: every draw is a chance outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ranchhand.core import CHANCE, ChanceOutcomes, Outcome, RecordError, State
+from ranchhand.games.rocket_ranchers.actions import (
+    END_TURN,
+    REBOOT,
+    Beam,
+    Dogship,
+    Draw,
+    EndTurn,
+    Form,
+    Occupy,
+    Reboot,
+    cell_index,
+)
+from ranchhand.games.rocket_ranchers.notation import parse_action
+from ranchhand.games.rocket_ranchers.observation import RocketObservation
+from ranchhand.games.rocket_ranchers.scoring import Corral, score_players, winner
+from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, EMPTY, HIDDEN, neighbours
+
+if TYPE_CHECKING:
+    from ranchhand.games.rocket_ranchers.game import RocketGame
+
+FILL, START, PLACE, AFTER = range(4)
+PHASES = ("fill", "start", "place", "after")
+
+
+class RocketState(State):
+    """The table: display, deck counts, each player's corrals, floof pile and tokens."""
+
+    game: RocketGame
+
+    def __init__(self, game: RocketGame) -> None:
+        super().__init__(game)
+        tables = game.tables
+        self.tables = tables
+        counts, cats = tables.deck_counts(game.players)
+        self.deck: list[int] = counts
+        self.deck_cats = cats
+        self.deck_size = sum(counts) + cats
+        self.display: list[int] = [EMPTY] * CELLS
+        self.corrals: list[list[Corral]] = [[] for _ in range(game.players)]
+        self.floof = [0] * game.players
+        self.all_beams = (1 << len(tables.beams)) - 1
+        self.beams = [self.all_beams] * game.players
+        self.dogship = [True] * game.players
+        self.player = 0
+        self.phase = FILL
+        self.setting_up = True
+        self.pending: list[int] = []
+        self.over: Outcome | None = None
+        self._chance: ChanceOutcomes | None = None
+
+    # ----------------------------------------------------------- whose turn
+    def _current_player(self) -> int:
+        return CHANCE if self.phase == FILL else self.player
+
+    def _outcome(self) -> Outcome | None:
+        return self.over
+
+    # ------------------------------------------------------------ the lists
+    def _legal_actions(self, player: int) -> list[Hashable]:
+        phase = self.phase
+        if phase == START:
+            up = self.beams[player]
+            actions: list[Hashable] = []
+            for index, placements in enumerate(self.tables.by_beam):
+                if up >> index & 1:
+                    actions.extend(p.action for p in placements)
+            if up != self.all_beams:
+                actions.append(REBOOT)
+            if self.dogship[player]:
+                actions.extend(self._swaps())
+            return actions
+        if phase == PLACE:
+            return self._placements(player)
+        return [END_TURN, *self._swaps()]
+
+    def _swaps(self) -> list[Dogship]:
+        """Every dogship swap: two Wildlife cards of the same biome."""
+        biome = self.tables.biome
+        cells = [(i, biome[card]) for i, card in enumerate(self.display) if card >= 0]
+        swaps = self.tables.swaps
+        return [
+            swaps[(i, j)] for n, (i, bi) in enumerate(cells) for j, bj in cells[n + 1 :] if bi == bj
+        ]
+
+    def _placements(self, player: int) -> list[Hashable]:
+        tables = self.tables
+        species = tables.species
+        actions: list[Hashable] = []
+        for kind in dict.fromkeys(self.pending):
+            actions.append(tables.forms[kind])
+            for index, (_, face_up) in enumerate(self.corrals[player]):
+                if not face_up or species[face_up[0]] == species[kind]:
+                    actions.append(tables.occupy(kind, index))
+        return actions
+
+    def _chance_outcomes(self) -> ChanceOutcomes:
+        if self._chance is None:
+            draws = self.tables.draws
+            deck = self.deck
+            kinds = [k for k in range(len(deck)) if deck[k]]
+            actions: list[Hashable] = [draws[k] for k in kinds]
+            weights = [deck[k] for k in kinds]
+            if self.deck_cats:
+                actions.append(self.tables.draw_cat)
+                weights.append(self.deck_cats)
+            self._chance = ChanceOutcomes(actions, weights)
+        return self._chance
+
+    # ----------------------------------------------------------- the reasons
+    def _why_illegal(self, action: Hashable, player: int) -> str | None:
+        phase = PHASES[self.phase]
+        if isinstance(action, Beam):
+            return self._why_not_beam(action, player)
+        if isinstance(action, Reboot):
+            if self.phase != START:
+                return f"a reboot takes a whole turn; it is not possible in the {phase} phase"
+            return "all your tractor beams are face up; a manual reboot needs one face down"
+        if isinstance(action, Dogship):
+            return self._why_not_swap(action, player)
+        if isinstance(action, Form | Occupy):
+            return self._why_not_place(action, player)
+        if isinstance(action, EndTurn):
+            return "your turn ends by using a beam or rebooting; 'end' follows the refill"
+        if isinstance(action, Draw):
+            return "only chance draws cards"
+        return f"{action!r} is not a Rocket Ranchers action"
+
+    def _why_not_beam(self, action: Beam, player: int) -> str:
+        if self.phase != START:
+            return f"a beam starts a turn; now is the {PHASES[self.phase]} phase"
+        index = self.tables.beam_index.get(action.shape.lower())
+        if index is None:
+            names = ", ".join(b.name for b in self.tables.beams)
+            return f"there is no beam {action.shape}; beams are {names}"
+        if not self.beams[player] >> index & 1:
+            return f"your {action.shape} beam is face down until your next reboot"
+        return (
+            f"{action.shape} r{action.rotation} anchored at {action.cell} would reach outside "
+            "the 4x4 display; a beam must lie wholly inside it"
+        )
+
+    def _why_not_swap(self, action: Dogship, player: int) -> str:
+        if self.phase not in (START, AFTER):
+            return "the dogship may be used before the beam or after the refill"
+        if not self.dogship[player]:
+            return "your dogship is face down until your next reboot"
+        first, second = cell_index(action.first), cell_index(action.second)
+        if first is None or second is None or first == second:
+            return "the dogship swaps two different display cells"
+        cards = (self.display[first], self.display[second])
+        if CAT in cards:
+            return "the dogship may not swap Space Cats"
+        if EMPTY in cards:
+            return "the dogship swaps two cards; one of these cells is empty"
+        biomes = [self.tables.deck.biomes[self.tables.biome[c]] for c in cards]
+        return (
+            f"{action.first} is {biomes[0]} and {action.second} is {biomes[1]}; "
+            "the dogship swaps two cards of the same biome"
+        )
+
+    def _why_not_place(self, action: Form | Occupy, player: int) -> str:
+        if self.phase != PLACE:
+            return "there is no collected card to place now"
+        kind = self.tables.kind_by_text.get(action.card)
+        if kind not in self.pending:
+            waiting = ", ".join(self.tables.text[k] for k in self.pending)
+            return f"{action.card} is not among your collected cards ({waiting})"
+        assert isinstance(action, Occupy)
+        corrals = self.corrals[player]
+        if not 1 <= action.corral <= len(corrals):
+            return f"you have {len(corrals)} corrals; form a new one with 'form {action.card}'"
+        face_up = corrals[action.corral - 1][1]
+        held = self.tables.deck.species[self.tables.species[face_up[0]]]
+        return (
+            f"corral {action.corral} holds {held}; a {action.card.split('/')[0]} card must go "
+            "to an empty corral, one of its species, or form a new corral"
+        )
+
+    # -------------------------------------------------------------- the moves
+    def _apply(self, action: Hashable, player: int) -> None:
+        if player == CHANCE:
+            self._draw(action)  # type: ignore[arg-type]
+        elif isinstance(action, Beam):
+            self._beam(action, player)
+        elif isinstance(action, Form):
+            self._place(self.tables.kind_by_text[action.card], None, player)
+        elif isinstance(action, Occupy):
+            self._place(self.tables.kind_by_text[action.card], action.corral - 1, player)
+        elif isinstance(action, Dogship):
+            first, second = self.tables.swap_cells[action]
+            display = self.display
+            display[first], display[second] = display[second], display[first]
+            self.dogship[player] = False
+            if self.phase == AFTER:
+                self._next_player()
+        elif isinstance(action, Reboot):
+            self.beams[player] = self.all_beams
+            self.dogship[player] = True
+            self._next_player()
+        else:
+            self._next_player()
+
+    def _draw(self, action: Draw) -> None:
+        card = self.tables.card_of(action.card)
+        assert card is not None
+        if card == CAT:
+            self.deck_cats -= 1
+        else:
+            self.deck[card] -= 1
+        self.deck_size -= 1
+        self._chance = None
+        display = self.display
+        display[display.index(EMPTY)] = card
+        if not self.deck_size or EMPTY not in display:
+            self._refilled()
+
+    def _beam(self, action: Beam, player: int) -> None:
+        placement = self.tables.placement_of[action]
+        display = self.display
+        mask = 0
+        cats = 0
+        for cell in range(CELLS):
+            if display[cell] == CAT:
+                cats |= 1 << cell
+        for cell in placement.cells:
+            if display[cell] != EMPTY:
+                mask |= 1 << cell
+        chain = self.game.options["cat_chain"]
+        new = neighbours(mask) & cats & ~mask
+        while new:
+            mask |= new
+            new = neighbours(new) & cats & ~mask if chain else 0
+        pending = self.pending
+        for cell in range(CELLS):
+            if mask >> cell & 1:
+                card = display[cell]
+                if card == CAT:
+                    self.floof[player] += 1
+                else:
+                    pending.append(card)
+                display[cell] = EMPTY
+        self.beams[player] &= ~(1 << placement.beam)
+        if pending:
+            self.phase = PLACE
+        else:
+            self._collected(player)
+
+    def _place(self, kind: int, corral: int | None, player: int) -> None:
+        self.pending.remove(kind)
+        corrals = self.corrals[player]
+        if corral is None:
+            corrals.append((kind, ()))
+        else:
+            founder, face_up = corrals[corral]
+            corrals[corral] = (founder, (*face_up, kind))
+        if not self.pending:
+            self._collected(player)
+
+    def _collected(self, player: int) -> None:
+        """After the collected cards are placed: automatic reboot, then the refill."""
+        if not self.beams[player]:
+            self.beams[player] = self.all_beams
+            self.dogship[player] = True
+        if self.deck_size and EMPTY in self.display:
+            self.phase = FILL
+        else:
+            self._refilled()
+
+    def _refilled(self) -> None:
+        if self.setting_up:
+            self.setting_up = False
+            self.phase = START
+        elif self.dogship[self.player] and self._swaps():
+            self.phase = AFTER
+        else:
+            self._next_player()
+
+    def _next_player(self) -> None:
+        self._end_turn()
+        self.player = (self.player + 1) % self.game.players
+        self.phase = START
+        if not self.deck_size and self.player == 0:
+            self.over = self._final_outcome()
+
+    # ------------------------------------------------------------ the ending
+    def _final_outcome(self) -> Outcome:
+        scores = score_players(self.tables, self.game.options, self.corrals, self.floof)
+        totals = [s.total for s in scores]
+        return Outcome(
+            (winner(totals, self.floof),),
+            tuple(float(t) for t in totals),
+            "the deck ran out and every player had the same number of turns",
+        )
+
+    def details(self) -> dict[str, Any]:
+        scores = score_players(self.tables, self.game.options, self.corrals, self.floof)
+        return {
+            "abundance": [s.abundance for s in scores],
+            "variety": [s.variety for s in scores],
+            "cats": [s.cats for s in scores],
+            "score": [s.total for s in scores],
+            "space_cats": list(self.floof),
+            "corrals": [len(c) for c in self.corrals],
+            "winner": self.over.winners[0] if self.over else None,
+        }
+
+    # ------------------------------------------------------------- the views
+    def observe(self, player: int) -> RocketObservation:
+        corrals = tuple(
+            tuple(mine) if p == player else tuple((HIDDEN, up) for _, up in mine)
+            for p, mine in enumerate(self.corrals)
+        )
+        return RocketObservation(
+            player=player,
+            tables=self.tables,
+            options=self.game.options,
+            current=self.current_player(),
+            phase=PHASES[self.phase],
+            display=tuple(self.display),
+            corrals=corrals,
+            floof=tuple(self.floof),
+            beams=tuple(self.beams),
+            dogship=tuple(self.dogship),
+            pending=tuple(self.pending),
+            deck_size=self.deck_size,
+            deck_cats=self.deck_cats,
+            turn=self.turn,
+            over=self.over is not None,
+        )
+
+    def _parse(self, text: str, player: int) -> Hashable:
+        return parse_action(text, self.tables)
+
+    def clone(self) -> RocketState:
+        twin = object.__new__(RocketState)
+        twin.__dict__.update(self.__dict__)
+        twin._legal_cache = {}
+        twin.deck = list(self.deck)
+        twin.display = list(self.display)
+        twin.corrals = [list(c) for c in self.corrals]
+        twin.floof = list(self.floof)
+        twin.beams = list(self.beams)
+        twin.dogship = list(self.dogship)
+        twin.pending = list(self.pending)
+        return twin
+
+    # -------------------------------------------------------------- the JSON
+    def _to_json(self) -> dict[str, Any]:
+        text = self.tables.card_text
+        return {
+            "deck": {self.tables.text[k]: n for k, n in enumerate(self.deck) if n},
+            "deck_cats": self.deck_cats,
+            "display": [text(c) for c in self.display],
+            "corrals": [
+                [{"founder": text(f), "face_up": [text(k) for k in up]} for f, up in mine]
+                for mine in self.corrals
+            ],
+            "floof": list(self.floof),
+            "beams": [
+                [bool(b >> i & 1) for i in range(len(self.tables.beams))] for b in self.beams
+            ],
+            "dogship": list(self.dogship),
+            "player": self.player,
+            "phase": PHASES[self.phase],
+            "setting_up": self.setting_up,
+            "pending": [text(k) for k in self.pending],
+        }
+
+    def load_json(self, data: Mapping[str, Any]) -> None:
+        """Fill this fresh state from :meth:`_to_json` data (raises RecordError if bad)."""
+        tables = self.tables
+        try:
+            self.deck = [0] * tables.kinds
+            for card, count in data["deck"].items():
+                self.deck[tables.kind_by_text[card]] = int(count)
+            self.deck_cats = int(data["deck_cats"])
+            self.deck_size = sum(self.deck) + self.deck_cats
+            self.display = [_card(tables.card_of, c) for c in data["display"]]
+            self.corrals = [
+                [
+                    (
+                        _card(tables.card_of, c["founder"]),
+                        tuple(tables.kind_by_text[k] for k in c["face_up"]),
+                    )
+                    for c in mine
+                ]
+                for mine in data["corrals"]
+            ]
+            self.floof = [int(n) for n in data["floof"]]
+            self.beams = [sum(1 << i for i, up in enumerate(b) if up) for b in data["beams"]]
+            self.dogship = [bool(d) for d in data["dogship"]]
+            self.player = int(data["player"])
+            self.phase = PHASES.index(data["phase"])
+            self.setting_up = bool(data["setting_up"])
+            self.pending = [tables.kind_by_text[k] for k in data["pending"]]
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(f"rocket-ranchers state JSON is malformed: {error!r}") from None
+        if len(self.display) != CELLS or len(self.corrals) != self.game.players:
+            raise RecordError("rocket-ranchers state JSON: wrong display size or player count")
+        if not self.deck_size and self.player == 0 and self.phase == START and not self.setting_up:
+            self.over = self._final_outcome()
+
+
+def _card(card_of: Any, text: str) -> int:
+    if text == "empty":
+        return EMPTY
+    card = card_of(text)
+    if card is None:
+        raise ValueError(f"unknown card {text!r}")
+    return card
