@@ -229,11 +229,11 @@ def _effect(fields: Fields, nested: bool) -> Effect:
     if do == "rps":
         win = tuple(
             _effect(Fields(fields.source, f"{fields.where}.win[{i}]", raw), nested=True)
-            for i, raw in enumerate(fields.items("win"))
+            for i, raw in enumerate(fields.items("win", []))
         )
         lose = tuple(
             _effect(Fields(fields.source, f"{fields.where}.lose[{i}]", raw), nested=True)
-            for i, raw in enumerate(fields.items("lose"))
+            for i, raw in enumerate(fields.items("lose", []))
         )
         if not win and not lose:
             fields.fail("win", "a contest needs a consequence for the winner or the loser")

@@ -1,0 +1,190 @@
+"""The greedy bot: one look ahead, with rules of thumb for the round-end race.
+
+It values a play as the Glory it adds to the ranch (Hour Glass bonuses included,
+at the best place if the card may be placed), plus the penalty it takes out of
+the hand, plus a rough worth of the card's actions: drawing hurts the drawer
+when the round may end soon, shedding cards helps, and hostile actions aim at
+the leader (running total plus the Glory now in their ranch). Rock-paper-scissors
+signs are uniform at random, the equilibrium of the contest.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from ranchhand.bots.base import Bot
+from ranchhand.games.glory_ranch.actions import Choose, HandCard, Pick, Place, Target
+from ranchhand.games.glory_ranch.cards import Effect, load_deck
+from ranchhand.games.glory_ranch.observation import GloryObservation
+from ranchhand.games.glory_ranch.scoring import Tables, ranch_points
+
+DECK = load_deck()
+TABLES = Tables.of(DECK)
+INDEX = {c.id: c.index for c in DECK.cards}
+GLORY, PENALTY = TABLES.glory, TABLES.penalty
+HOSTILE_DRAW = 1.2
+"""What one card drawn by an opponent is worth to me (it may stick as a penalty)."""
+
+
+class GreedyBot(Bot):
+    """Plays the card worth most now; aims hostile actions at the leader."""
+
+    name = "greedy"
+
+    def act(
+        self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random
+    ) -> Hashable:
+        obs: GloryObservation = observation
+        first = legal_actions[0]
+        if len(legal_actions) == 1:
+            return first
+        if isinstance(first, Choose):
+            return legal_actions[rng.randrange(len(legal_actions))]
+        if isinstance(first, HandCard):
+            if first.verb == "play":
+                return max(legal_actions, key=lambda a: self.play_value(obs, a))  # type: ignore[arg-type]
+            return max(legal_actions, key=lambda a: shed_value(a.card))  # type: ignore[attr-defined]
+        if isinstance(first, Target):
+            return self.choose_target(obs, legal_actions)  # type: ignore[arg-type]
+        if isinstance(first, Place):
+            return max(legal_actions, key=lambda a: place_value(obs, a.slot - 1))  # type: ignore[attr-defined]
+        return self.choose_pick(obs, legal_actions)  # type: ignore[arg-type]
+
+    # ----------------------------------------------------------------- plays
+    def play_value(self, obs: GloryObservation, action: HandCard) -> float:
+        card = DECK.cards[INDEX[action.card]]
+        me = obs.player
+        ranches = [list(r) for r in obs.ranches]
+        before = ranch_points(TABLES, ranches, me, len(obs.hand))
+        ranches[me].append(card.index)
+        hand_after = len(obs.hand) - 1
+        actions = card.actions
+        if actions and actions[0].do == "place":
+            slot = 0 if actions[0].at == "left" else best_slot(ranches, me, hand_after)
+            ranches[me].insert(slot, ranches[me].pop())
+        gain = ranch_points(TABLES, ranches, me, hand_after) - before
+        value = gain + card.penalty
+        rest = list(obs.hand)
+        rest.remove(card.index)
+        for effect in actions:
+            value += effect_value(obs, effect, rest, ranches)
+        return value
+
+    def choose_target(self, obs: GloryObservation, legal: Sequence[Target]) -> Target:
+        effect = obs.effect
+        threat = threats(obs)
+        sizes = obs.hand_sizes
+        if effect is not None and effect.do == "trade":
+            return min(legal, key=lambda t: (sizes[t.seat], -threat[t.seat]))
+        if effect is not None and effect.do == "steal":
+            return max(legal, key=lambda t: (sizes[t.seat], threat[t.seat]))
+        return max(legal, key=lambda t: threat[t.seat] - 2 * sizes[t.seat])
+
+    def choose_pick(self, obs: GloryObservation, legal: Sequence[Pick]) -> Pick:
+        me = obs.player
+        step = obs.step
+        what = step[2] if step is not None and len(step) > 2 else "banish"
+        if what == "protect":
+            return max(legal, key=lambda p: GLORY[INDEX[p.card]])
+        threat = threats(obs)
+        if all(p.seat == me for p in legal):
+            return min(legal, key=lambda p: GLORY[INDEX[p.card]] + PENALTY[INDEX[p.card]])
+        return max(legal, key=lambda p: pick_value(obs, p, threat))
+
+
+def shed_value(card_id: str) -> float:
+    """How glad I am to get rid of a card from my hand (discard, give, pass)."""
+    k = INDEX[card_id]
+    return PENALTY[k] - 0.5 * GLORY[k]
+
+
+def threats(obs: GloryObservation) -> list[float]:
+    """How dangerous each player is: running total plus the Glory in their ranch now."""
+    ranches = obs.ranches
+    return [
+        obs.totals[p]
+        + ranch_points(TABLES, ranches, p, obs.hand_sizes[p])
+        - (1000 if p == obs.player else 0)
+        for p in range(obs.players)
+    ]
+
+
+def pick_value(obs: GloryObservation, pick: Pick, threat: list[float]) -> float:
+    k = INDEX[pick.card]
+    sign = -1.0 if pick.seat == obs.player else 1.0
+    lead = max(threat)
+    return sign * (GLORY[k] + (3 if threat[pick.seat] == lead else 0))
+
+
+def best_slot(ranches: list[list[int]], me: int, hand_size: int) -> int:
+    """The best position for the card just appended to my ranch (for 'place anywhere')."""
+    ranch = ranches[me]
+    card = ranch.pop()
+    best, best_points = len(ranch), -1
+    for slot in range(len(ranch) + 1):
+        ranch.insert(slot, card)
+        points = ranch_points(TABLES, ranches, me, hand_size)
+        ranch.pop(slot)
+        if points > best_points:
+            best, best_points = slot, points
+    ranch.append(card)
+    return best
+
+
+def place_value(obs: GloryObservation, slot: int) -> float:
+    """Ranch points with the card just played (the rightmost) moved to ``slot``."""
+    ranches = [list(r) for r in obs.ranches]
+    me = obs.player
+    ranch = ranches[me]
+    ranch.insert(slot, ranch.pop())
+    return ranch_points(TABLES, ranches, me, len(obs.hand))
+
+
+def effect_value(
+    obs: GloryObservation, e: Effect, rest: list[int], ranches: list[list[int]]
+) -> float:
+    """A rough worth to me of one action of the card I play (``rest``: my hand after)."""
+    me = obs.player
+    others = [p for p in range(obs.players) if p != me]
+    soon = min(obs.hand_sizes[p] for p in others) <= len(rest) + 1
+    own_draw = -2.0 if soon else -0.5
+    do = e.do
+    if do == "draw":
+        if e.who == "you":
+            return e.n * own_draw
+        if e.who == "each":
+            return e.n * (own_draw + HOSTILE_DRAW * len(others))
+        if e.who == "others":
+            return e.n * HOSTILE_DRAW * len(others)
+        return e.n * HOSTILE_DRAW * 1.5
+    if do in ("discard", "give"):
+        if do == "discard" and e.who not in ("you",):
+            return 0.0
+        worst = sorted((PENALTY[k] for k in rest), reverse=True)[: e.n]
+        return float(sum(worst)) + (0.5 if do == "give" else 0.0)
+    if do == "pass":
+        return 0.5 if rest else 0.0
+    if do == "trade":
+        smallest = min(obs.hand_sizes[p] for p in others)
+        return 1.5 * (len(rest) - smallest) + sum(PENALTY[k] for k in rest) * 0.3
+    if do == "steal":
+        return -0.5 * e.n
+    if do == "skip":
+        return 1.0
+    if do == "play":
+        return 2.0 if len(rest) > 0 and len(ranches[me]) < 7 else 0.0
+    if do in ("banish", "return"):
+        if e.target == "yours":
+            return -min((GLORY[k] for k in ranches[me]), default=0)
+        best = max((GLORY[k] for p in others for k in ranches[p]), default=0)
+        return 0.7 * best + (1.0 if do == "return" else 0.0)
+    if do == "protect":
+        return 0.5
+    if do == "rps":
+        return 0.5
+    return 0.0
+
+
+BOTS: dict[str, type[Bot]] = {"greedy": GreedyBot}
