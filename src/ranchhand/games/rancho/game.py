@@ -1,0 +1,111 @@
+"""The Rancho game: options, and the tables every state of a loaded game shares."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ranchhand.core import ChanceOutcomes, Game, Option
+from ranchhand.games.rancho.actions import DiceRoll, Strike
+from ranchhand.games.rancho.board import board_names, load_board
+from ranchhand.games.rancho.deals import ladder
+from ranchhand.games.rancho.grazing import grazing_for
+from ranchhand.games.rancho.tables import load_tables
+
+_TABLES = load_tables()
+
+
+class RanchoGame(Game):
+    """Rancho for 2 to 6 players; every choice the rulebook leaves open is an option."""
+
+    id = "rancho"
+    name = "Rancho"
+    version = "1"
+    min_players = 2
+    max_players = 6
+    information = "perfect"
+    OPTIONS = (
+        Option(
+            "board",
+            "hex-rings",
+            "The map (a data file data/board-<name>.toml). hex-rings is the rules README's "
+            "reading of the printed board: forest of 7 hexes, pasture rings costing 1, 2, 4, "
+            "six two-space pens on the corners.",
+            choices=board_names(),
+        ),
+        Option(
+            "dice",
+            "twin",
+            "The faces of the two twelve-sided dice and the six-sided die (the rulebook does "
+            "not print them; twin is the rules README's choice).",
+            choices=tuple(_TABLES.dice),
+            choice_docs={name: dice.doc for name, dice in _TABLES.dice.items()},
+        ),
+        Option(
+            "dogs",
+            "by-players",
+            "How many small and large dogs the herd holds (the rulebook's dog row is missing; "
+            "by-players is the rules README's choice).",
+            choices=tuple(_TABLES.dogs),
+            choice_docs={name: doc for name, (doc, _rows) in _TABLES.dogs.items()},
+        ),
+    )
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        super().__init__(players, **options)
+        self.tables = _TABLES
+        self.values = _TABLES.values
+        self.ladder = ladder(self.values)
+        self.board = load_board(self.options["board"])
+        if self.players not in self.board.pens_by_players:
+            from ranchhand.core import OptionError
+
+            raise OptionError(
+                f"rancho: board {self.board.name} has no pens for {self.players} players"
+            )
+        self.dice = _TABLES.dice[self.options["dice"]]
+        self.grazing = grazing_for(self.options["board"], self.dice.d6)
+        self.pens: tuple[int, ...] = tuple(
+            self.board.pens[pen] for pen in self.board.pens_by_players[self.players]
+        )
+        self.pen_numbers = self.board.pens_by_players[self.players]
+        self.start_herd = _TABLES.herd_for(self.players, self.options["dogs"])
+        pairs = self.dice.pair_weights()
+        self.roll_outcomes = ChanceOutcomes(
+            [DiceRoll(a, b) for (a, b), _ in pairs], [w for _, w in pairs]
+        )
+        strikes = self.dice.strike_weights()
+        self.strike_outcomes = ChanceOutcomes(
+            [Strike(p) for p, _ in strikes], [w for _, w in strikes]
+        )
+
+    def new_initial_state(self) -> Any:
+        from ranchhand.games.rancho.state import RanchoState
+
+        return RanchoState.setup(self)
+
+    def _state_from_json(self, data: Mapping[str, Any]) -> Any:
+        from ranchhand.games.rancho.state import RanchoState
+
+        return RanchoState.from_json(self, data)
+
+    def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Mean game length, wins by seat, predator losses and dogs given, over many games."""
+        games = len(details)
+        if not games:
+            return {}
+        wins = [0] * self.players
+        for d in details:
+            if d.get("winner") is not None:
+                wins[d["winner"]] += 1
+        return {
+            "games": games,
+            "mean_turns": sum(d["turns"] for d in details) / games,
+            "wins_by_seat": wins,
+            "mean_eaten_value": sum(d["eaten_value"] for d in details) / games,
+            "mean_dogs_given": sum(d["dogs_given"] for d in details) / games,
+            "mean_pastures_of_winner": (
+                sum(d["winner_pastures"] for d in details if d.get("winner") is not None)
+                / max(1, sum(1 for d in details if d.get("winner") is not None))
+            ),
+        }

@@ -1,0 +1,205 @@
+"""Reading Rancho's action texts back into actions.
+
+The grammar (words are case-insensitive, plurals and "a"/"an" forgiven)::
+
+    roll                                      end the expand step
+    trade <animals> > <animals>               e.g. trade 2 sheep + small dog > 3 rabbit + ...
+    buy <spaces>[ + <animals>][ via <spaces>] with <animals>
+    arrange <piece>; <piece>; ...             piece: [N] rabbit|sheep|cow|horse @a-b-c
+    arrange safest | end turn | fox first | wolf first
+    give small dog | keep large dog | return <animals>
+    roll rabbit+wolf | strike 2               chance outcomes
+
+``>`` may also be written ``for``. A buy with change (``buy 3.4 + 4 rabbit with
+sheep``) and a trade that takes pastures (``trade sheep > 3.4 + 4 rabbit``) are
+the same transaction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable
+
+from ranchhand.core.errors import InvalidAction
+from ranchhand.games.rancho.actions import (
+    Arrange,
+    ArrangeSafest,
+    DiceRoll,
+    Dog,
+    EndTurn,
+    First,
+    Return,
+    Roll,
+    Strike,
+)
+from ranchhand.games.rancho.actions import Deal as DealAction
+from ranchhand.games.rancho.tables import FACES, FARM, FOX, LARGE_DOG, SMALL_DOG, WOLF
+
+NAMES: dict[str, int] = {
+    "rabbit": 0,
+    "rabbits": 0,
+    "r": 0,
+    "sheep": 1,
+    "sheeps": 1,
+    "s": 1,
+    "cow": 2,
+    "cows": 2,
+    "c": 2,
+    "horse": 3,
+    "horses": 3,
+    "h": 3,
+    "small dog": 4,
+    "small dogs": 4,
+    "smalldog": 4,
+    "sd": 4,
+    "large dog": 5,
+    "large dogs": 5,
+    "largedog": 5,
+    "ld": 5,
+    "big dog": 5,
+}
+ANIMALS_HELP = "rabbit, sheep, cow, horse, small dog, large dog"
+_COUNTED = re.compile(r"^(?:(\d+)\s*x?\s+|an?\s+)?([a-z][a-z ]*?)$")
+_PIECE = re.compile(r"^(?:(\d+)\s+)?([a-z]+)(?:\s+(\d+))?\s*@?\s*([^\s@]+)$")
+
+IsSpace = Callable[[str], bool]
+
+
+def parse(text: str, is_space: IsSpace) -> Hashable:
+    """Parse one action text; ``is_space`` tells board space ids from animal words."""
+    said = " ".join(text.lower().replace(",", ", ").split())
+    if not said:
+        raise InvalidAction("empty text; try 'roll', 'trade 6 rabbit > sheep' or 'help'")
+    word, _, rest = said.partition(" ")
+    simple: dict[str, Hashable] = {
+        "roll": Roll(),
+        "arrange safest": ArrangeSafest(),
+        "end turn": EndTurn(),
+        "end": EndTurn(),
+        "fox first": First(FOX),
+        "wolf first": First(WOLF),
+        "give small dog": Dog(True, SMALL_DOG),
+        "keep small dog": Dog(False, SMALL_DOG),
+        "give large dog": Dog(True, LARGE_DOG),
+        "keep large dog": Dog(False, LARGE_DOG),
+    }
+    if said in simple:
+        return simple[said]
+    if word == "roll":
+        return _dice(rest)
+    if word == "strike":
+        if not rest.isdigit():
+            raise InvalidAction(f"expected 'strike <price>', e.g. 'strike 2', got {text!r}")
+        return Strike(int(rest))
+    if word == "trade":
+        return _trade(rest, is_space)
+    if word == "buy":
+        return _buy(rest, is_space)
+    if word == "arrange":
+        return _arrange(rest)
+    if word == "return":
+        animals = parse_animals(rest, "return")
+        if not any(animals):
+            raise InvalidAction("say which animals go back, e.g. 'return 2 rabbit + cow'")
+        return Return(animals)
+    raise InvalidAction(
+        f"unknown action {word!r}; actions start with roll, trade, buy, arrange, end turn, "
+        "fox first, wolf first, give, keep or return"
+    )
+
+
+def parse_animals(text: str, where: str) -> tuple[int, int, int, int, int, int]:
+    """'2 sheep + small dog + 3 rabbit' -> counts; 'nothing' -> all zero."""
+    counts = [0] * 6
+    if text.strip() in ("nothing", ""):
+        return (0, 0, 0, 0, 0, 0)
+    for part in re.split(r"\s*(?:\+|,|\band\b)\s*", text.strip()):
+        if not part:
+            continue
+        match = _COUNTED.match(part)
+        name = match.group(2).strip() if match else ""
+        if not match or name not in NAMES:
+            raise InvalidAction(
+                f"{where}: {part!r} is not animals; say e.g. '3 rabbit' ({ANIMALS_HELP})"
+            )
+        number = int(match.group(1)) if match.group(1) else 1
+        if number <= 0:
+            raise InvalidAction(f"{where}: {part!r}: a count must be at least 1")
+        counts[NAMES[name]] += number
+    return tuple(counts)  # type: ignore[return-value]
+
+
+def _split_side(
+    text: str, is_space: IsSpace, where: str
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """Split 'a.b + 4 rabbit' into the pastures named and the animals."""
+    spaces: list[str] = []
+    animal_parts: list[str] = []
+    for part in re.split(r"\s*(?:\+|,|\band\b)\s*", text.strip()):
+        if not part:
+            continue
+        if is_space(part):
+            spaces.append(part)
+        else:
+            animal_parts.append(part)
+    return tuple(spaces), parse_animals(" + ".join(animal_parts), where)
+
+
+def _trade(rest: str, is_space: IsSpace) -> DealAction:
+    give_text, sep, take_text = rest.partition(">")
+    if not sep:
+        give_text, sep, take_text = rest.partition(" for ")
+    if not sep:
+        raise InvalidAction("expected 'trade <animals> > <animals>', e.g. 'trade 6 rabbit > sheep'")
+    give = parse_animals(give_text, "what you give")
+    pastures, take = _split_side(take_text, is_space, "what you take")
+    return DealAction(give, take, pastures)  # type: ignore[arg-type]
+
+
+def _buy(rest: str, is_space: IsSpace) -> DealAction:
+    head, sep, give_text = rest.partition(" with ")
+    if not sep:
+        raise InvalidAction("expected 'buy <space> with <animals>', e.g. 'buy 4.2 with 4 rabbit'")
+    head, via_sep, via_text = head.partition(" via ")
+    via = tuple(v for v in re.split(r"[\s,+-]+", via_text.strip()) if v) if via_sep else ()
+    if via_sep and not via:
+        raise InvalidAction("'via' needs the spaces crossed, e.g. 'buy 3.5 via 3.6 with 2 rabbit'")
+    pastures, take = _split_side(head, is_space, "what you buy")
+    if not pastures:
+        raise InvalidAction(f"{head!r} names no space to buy; spaces look like '4.2'")
+    for space in via:
+        if not is_space(space):
+            raise InvalidAction(f"via: {space!r} is not a space of the board")
+    give = parse_animals(give_text, "what you pay")
+    return DealAction(give, take, pastures, via)  # type: ignore[arg-type]
+
+
+def _arrange(rest: str) -> Arrange:
+    if rest == "nothing":
+        return Arrange(())
+    pieces = []
+    for part in (p.strip() for p in rest.split(";")):
+        if not part:
+            continue
+        match = _PIECE.match(part)
+        if not match or match.group(2) not in NAMES or NAMES[match.group(2)] not in FARM:
+            raise InvalidAction(
+                f"{part!r} is not a piece; say e.g. '6 rabbit @2.1', 'sheep @5.1', "
+                "'cow @4.3-4.4', 'horse @4.1-4.2-4.24'"
+            )
+        count = int(match.group(1) or match.group(3) or 1)
+        ids = tuple(i for i in match.group(4).split("-") if i)
+        pieces.append((NAMES[match.group(2)], count, ids))
+    if not pieces:
+        raise InvalidAction("'arrange' needs pieces or 'safest', e.g. 'arrange sheep @5.1; ...'")
+    return Arrange(tuple(pieces))
+
+
+def _dice(rest: str) -> DiceRoll:
+    faces = [f.strip() for f in rest.split("+")]
+    if len(faces) != 2 or any(f not in FACES for f in faces):
+        raise InvalidAction(
+            f"expected 'roll <face>+<face>' with faces {', '.join(FACES)}, e.g. 'roll rabbit+wolf'"
+        )
+    first, second = sorted(FACES.index(f) for f in faces)
+    return DiceRoll(first, second)

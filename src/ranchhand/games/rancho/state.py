@@ -1,0 +1,526 @@
+"""A Rancho position and the turn: expand, roll, predators, breeding, settling.
+
+Phases of a turn (``phase``):
+
+* ``expand``: the player trades, buys and rearranges, then says ``roll``;
+* ``roll`` (chance): the two twelve-sided dice;
+* ``order``: a fox and a wolf were rolled, the roller picks which strikes first;
+* ``strike`` (chance): the six-sided die for the next predator;
+* ``dog``: a struck player who would lose animals and holds the right dog decides;
+* ``return``: newborns do not fit, the player picks what goes back to the herd;
+* ``settle``: after breeding the player may rearrange, then ``end turn``.
+
+Everything is public. Animals a predator takes go back to the herd, so the herd
+and the players always hold the whole box (a property the tests check).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ranchhand.core import CHANCE, ChanceOutcomes, InvalidAction, Outcome, State
+from ranchhand.games.rancho import deals
+from ranchhand.games.rancho.actions import (
+    Arrange,
+    ArrangeSafest,
+    DiceRoll,
+    Dog,
+    EndTurn,
+    First,
+    Return,
+    Roll,
+    Strike,
+    piece_text,
+)
+from ranchhand.games.rancho.actions import Deal as DealAction
+from ranchhand.games.rancho.grazing import Arrangement, counts_of, first_space
+from ranchhand.games.rancho.notation import parse, parse_animals
+from ranchhand.games.rancho.tables import (
+    FACES,
+    FARM,
+    FOX,
+    KEYS,
+    LARGE_DOG,
+    PREDATOR_NAMES,
+    SMALL_DOG,
+    SPECIES,
+    WOLF,
+)
+
+if TYPE_CHECKING:
+    from ranchhand.games.rancho.game import RanchoGame
+    from ranchhand.games.rancho.observation import RanchoObservation
+
+PHASES = ("expand", "roll", "order", "strike", "dog", "return", "settle")
+EXPAND, ROLL, ORDER, STRIKE, DOG, RETURN, SETTLE = range(7)
+
+
+class RanchoState(State):
+    """The whole public table: herd, each player's animals, pastures and arrangement."""
+
+    game: RanchoGame
+
+    def __init__(self, game: RanchoGame) -> None:
+        super().__init__(game)
+        n = game.players
+        self.herd: list[int] = list(game.start_herd)
+        self.animals: list[list[int]] = [[0] * 6 for _ in range(n)]
+        self.land: list[int] = [0] * n
+        self.taken = 0
+        self.owner: list[int] = [-1] * len(game.board.spaces)
+        self.pieces: list[Arrangement] = [() for _ in range(n)]
+        self.player = 0
+        self.phase = EXPAND
+        self.dice: tuple[int, int] | None = None
+        self.predators: list[int] = []
+        self.strike: tuple[int, int] | None = None
+        self.dog_queue: list[int] = []
+        self.strikes: list[tuple[int, int]] = []
+        self.winner = -1
+        self.eaten_value = 0
+        self.dogs_given = 0
+
+    @classmethod
+    def setup(cls, game: RanchoGame) -> RanchoState:
+        """Each player takes their pen and puts in it the start animals from the herd."""
+        state = cls(game)
+        for player, pen in enumerate(game.pens):
+            for space in range(len(game.board.spaces)):
+                if pen >> space & 1:
+                    state.owner[space] = player
+            for kind, n in enumerate(game.tables.start):
+                state.animals[player][kind] += n
+                state.herd[kind] -= n
+            state.place(player)
+        return state
+
+    # -------------------------------------------------------------- helpers
+    def region(self, player: int) -> int:
+        """The player's pen and pastures, as a mask of spaces."""
+        return self.game.pens[player] | self.land[player]
+
+    def place(self, player: int) -> None:
+        """Put the player's animals in the engine's safest arrangement (they must fit)."""
+        pieces = self.game.grazing.safest(self.region(player), self.animals[player])
+        assert pieces is not None, "animals that do not fit must be returned first"
+        self.pieces[player] = pieces
+
+    def safest(self, player: int) -> Arrangement | None:
+        return self.game.grazing.safest(self.region(player), self.animals[player])
+
+    def full_herd(self, player: int) -> bool:
+        mine = self.animals[player]
+        return all(mine[k] for k in FARM)
+
+    # ---------------------------------------------------------------- hooks
+    def _current_player(self) -> int:
+        phase = self.phase
+        if phase in (ROLL, STRIKE):
+            return CHANCE
+        if phase == DOG:
+            return self.dog_queue[0]
+        return self.player
+
+    def _chance_outcomes(self) -> ChanceOutcomes:
+        return self.game.roll_outcomes if self.phase == ROLL else self.game.strike_outcomes
+
+    def _legal_actions(self, player: int) -> list[Hashable]:
+        phase = self.phase
+        if phase == EXPAND:
+            actions: list[Hashable] = [Roll()]
+            if self.safest(player) != self.pieces[player]:
+                actions.append(ArrangeSafest())
+            actions.extend(deals.offered_deals(self, player))
+            return actions
+        if phase == SETTLE:
+            if self.safest(player) != self.pieces[player]:
+                return [EndTurn(), ArrangeSafest()]
+            return [EndTurn()]
+        if phase == ORDER:
+            return [First(FOX), First(WOLF)]
+        if phase == DOG:
+            size = SMALL_DOG if self.strike and self.strike[0] == FOX else LARGE_DOG
+            return [Dog(True, size), Dog(False, size)]
+        if phase == RETURN:
+            return [Return(r) for r in self.return_choices(player)]
+        return []
+
+    def _why_illegal(self, action: Hashable, player: int) -> str | None:
+        phase = PHASES[self.phase]
+        if isinstance(action, DealAction):
+            if self.phase != EXPAND:
+                return f"trades and purchases belong to the expand step, not the {phase} step"
+            return deals.deal_problem(self, player, action)
+        if isinstance(action, Arrange):
+            if self.phase not in (EXPAND, SETTLE):
+                return f"you may rearrange during your expand step or after breeding, not {phase}"
+            pieces, problem = self.resolve(action)
+            if problem:
+                return problem
+            return self.game.grazing.check(self.region(player), self.animals[player], pieces)
+        if isinstance(action, ArrangeSafest):
+            if self.phase not in (EXPAND, SETTLE):
+                return f"you may rearrange during your expand step or after breeding, not {phase}"
+            return "your animals already stand in the safest arrangement"
+        if isinstance(action, Return):
+            if self.phase != RETURN:
+                return "animals go back to the herd only when newborns do not fit"
+            return self.return_problem(player, action.animals)
+        if isinstance(action, Roll):
+            return f"you roll at the end of the expand step; this is the {phase} step"
+        if isinstance(action, EndTurn):
+            return f"'end turn' comes after breeding; this is the {phase} step"
+        if isinstance(action, First):
+            return "the order of predators is chosen only when a fox and a wolf are rolled"
+        if isinstance(action, Dog):
+            if self.phase != DOG:
+                return "dogs are given up only when a predator strikes your animals"
+            predator = self.strike[0]  # type: ignore[index]
+            right = SPECIES[SMALL_DOG if predator == FOX else LARGE_DOG]
+            return f"this attack is by a {PREDATOR_NAMES[predator]}; only a {right} saves from it"
+        if isinstance(action, DiceRoll | Strike):
+            return "dice are rolled by chance, not by a player"
+        return f"{action!r} is not a Rancho action"
+
+    def _parse(self, text: str, player: int) -> Hashable:
+        action = parse(text, self._is_space)
+        if isinstance(action, Roll) and player == CHANCE:
+            raise InvalidAction("a chance roll names both faces, e.g. 'roll rabbit+wolf'")
+        return action
+
+    def _is_space(self, text: str) -> bool:
+        return text in self.game.board.by_id or (
+            "." in text and all(part.isdigit() for part in text.split("."))
+        )
+
+    def resolve(self, action: Arrange) -> tuple[Arrangement, str | None]:
+        """Turn an Arrange's space ids into board pieces, or say which id is unknown."""
+        by_id = self.game.board.by_id
+        pieces = []
+        for kind, count, ids in action.pieces:
+            mask = 0
+            for space_id in ids:
+                if space_id not in by_id:
+                    return (), f"{space_id} is not a space of the board"
+                mask |= 1 << by_id[space_id]
+            pieces.append((kind, count, mask))
+        return tuple(sorted(pieces, key=first_space)), None
+
+    # --------------------------------------------------------------- apply
+    def _apply(self, action: Hashable, player: int) -> None:
+        kind = type(action)
+        if kind is DiceRoll:
+            self._rolled(action)  # type: ignore[arg-type]
+        elif kind is Strike:
+            self._struck(action.price)  # type: ignore[union-attr]
+        elif kind is Roll:
+            self.phase = ROLL
+            self.strikes = []
+        elif kind is DealAction:
+            self._deal(player, action)  # type: ignore[arg-type]
+        elif kind is ArrangeSafest:
+            self.place(player)
+        elif kind is Arrange:
+            self.pieces[player] = self.resolve(action)[0]  # type: ignore[arg-type]
+        elif kind is EndTurn:
+            self.player = (self.player + 1) % self.game.players
+            self.phase = EXPAND
+            self._end_turn()
+        elif kind is First:
+            other = WOLF if action.predator == FOX else FOX  # type: ignore[union-attr]
+            self.predators = [action.predator, other]  # type: ignore[union-attr]
+            self.phase = STRIKE
+        elif kind is Dog:
+            self._dog(player, action.give)  # type: ignore[union-attr]
+        elif kind is Return:
+            self._return(player, action.animals)  # type: ignore[union-attr]
+
+    def _deal(self, player: int, deal: DealAction) -> None:
+        mine, herd, board = self.animals[player], self.herd, self.game.board
+        for kind in range(6):
+            mine[kind] += deal.take[kind] - deal.give[kind]
+            herd[kind] += deal.give[kind] - deal.take[kind]
+        for space_id in deal.pastures:
+            index = board.by_id[space_id]
+            self.land[player] |= 1 << index
+            self.taken |= 1 << index
+            self.owner[index] = player
+        for owner, rabbits in deals.tolls_of(self, deal.via).items():
+            mine[0] -= rabbits
+            self._receive_rabbits(owner, rabbits)
+        self.place(player)
+        if self.full_herd(player):
+            self.winner = player
+
+    def _receive_rabbits(self, owner: int, rabbits: int) -> None:
+        """Toll rabbits join the owner's stacks without moving their other animals.
+
+        Rabbits the owner has no room for go back to the herd.
+        """
+        pieces, placed = self.game.grazing.add_rabbits(
+            self.pieces[owner], self.region(owner), rabbits
+        )
+        self.pieces[owner] = pieces
+        self.animals[owner][0] += placed
+        self.herd[0] += rabbits - placed
+
+    def _rolled(self, roll: DiceRoll) -> None:
+        self.dice = (roll.first, roll.second)
+        found = [f for f in self.dice if f in (FOX, WOLF)]
+        if len(found) == 2 and found[0] != found[1]:
+            self.phase = ORDER
+        elif found:
+            self.predators = found
+            self.phase = STRIKE
+        else:
+            self._breed()
+
+    def _struck(self, price: int) -> None:
+        predator = self.predators.pop(0)
+        self.strike = (predator, price)
+        self.strikes.append(self.strike)
+        dog = SMALL_DOG if predator == FOX else LARGE_DOG
+        grazing = self.game.grazing
+        players = self.game.players
+        self.dog_queue = []
+        for step in range(players):
+            p = (self.player + step) % players
+            if grazing.struck(self.pieces[p], predator, price):
+                if self.animals[p][dog]:
+                    self.dog_queue.append(p)
+                else:
+                    self._lose(p)
+        if self.dog_queue:
+            self.phase = DOG
+        else:
+            self._after_strike()
+
+    def _lose(self, player: int) -> None:
+        """The current strike takes the player's animals on the struck pastures."""
+        predator, price = self.strike  # type: ignore[misc]
+        taken = self.game.grazing.struck(self.pieces[player], predator, price)
+        values = self.game.values
+        for kind, count, _mask in taken:
+            self.animals[player][kind] -= count
+            self.herd[kind] += count
+            self.eaten_value += values[kind] * count
+        self.pieces[player] = tuple(p for p in self.pieces[player] if p not in taken)
+
+    def _dog(self, player: int, give: bool) -> None:
+        if give:
+            dog = SMALL_DOG if self.strike[0] == FOX else LARGE_DOG  # type: ignore[index]
+            self.animals[player][dog] -= 1
+            self.herd[dog] += 1
+            self.dogs_given += 1
+        else:
+            self._lose(player)
+        self.dog_queue.pop(0)
+        if not self.dog_queue:
+            self._after_strike()
+
+    def _after_strike(self) -> None:
+        self.strike = None
+        if self.predators:
+            self.phase = STRIKE
+        else:
+            self._breed()
+
+    def _breed(self) -> None:
+        """Each species rolled breeds: (owned + dice showing it) // 2, as the herd allows."""
+        player, mine, herd = self.player, self.animals[self.player], self.herd
+        assert self.dice is not None
+        for kind in FARM:
+            shown = (self.dice[0] == kind) + (self.dice[1] == kind)
+            if shown:
+                born = min((mine[kind] + shown) // 2, herd[kind])
+                mine[kind] += born
+                herd[kind] -= born
+        if self.game.grazing.fits(self.region(player), mine):
+            self.place(player)
+            self.phase = SETTLE
+            if self.full_herd(player):
+                self.winner = player
+        else:
+            self.phase = RETURN
+
+    # --------------------------------------------------------------- return
+    def return_problem(self, player: int, animals: tuple[int, ...]) -> str | None:
+        """Returned animals must be the player's farm animals, and just enough to fit."""
+        mine = self.animals[player]
+        if animals[SMALL_DOG] or animals[LARGE_DOG]:
+            return "dogs take no space; return rabbits, sheep, cows or horses"
+        for kind in FARM:
+            if animals[kind] > mine[kind]:
+                return f"you return {animals[kind]} {SPECIES[kind]} but have {mine[kind]}"
+        left = [mine[k] - animals[k] for k in FARM]
+        grazing, region = self.game.grazing, self.region(player)
+        if not grazing.fits(region, left):
+            return "the rest still does not fit: " + grazing.why_not(region, left)
+        for kind in FARM:
+            if animals[kind]:
+                left[kind] += 1
+                fits = grazing.fits(region, left)
+                left[kind] -= 1
+                if fits:
+                    return f"one {SPECIES[kind]} fewer would fit too; return only what must go"
+        return None
+
+    def return_choices(self, player: int) -> list[tuple[int, ...]]:
+        """Single-species returns that fit; else one mixed return, least valuable first."""
+        mine = self.animals[player]
+        grazing, region = self.game.grazing, self.region(player)
+        choices = []
+        for kind in FARM:
+            for n in range(1, mine[kind] + 1):
+                left = list(mine[:4])
+                left[kind] -= n
+                if grazing.fits(region, left):
+                    back = [0] * 6
+                    back[kind] = n
+                    choices.append(tuple(back))
+                    break
+        if choices:
+            return choices
+        back = [0] * 6
+        left = list(mine[:4])
+        for kind in FARM:
+            while left[kind] and not grazing.fits(region, left):
+                left[kind] -= 1
+                back[kind] += 1
+        for kind in FARM:
+            while back[kind]:
+                left[kind] += 1
+                if not grazing.fits(region, left):
+                    left[kind] -= 1
+                    break
+                back[kind] -= 1
+        return [tuple(back)]
+
+    def _return(self, player: int, animals: tuple[int, ...]) -> None:
+        for kind in FARM:
+            self.animals[player][kind] -= animals[kind]
+            self.herd[kind] += animals[kind]
+        self.place(player)
+        self.phase = SETTLE
+        if self.full_herd(player):
+            self.winner = player
+
+    # ------------------------------------------------------------- outcome
+    def _outcome(self) -> Outcome | None:
+        if self.winner < 0:
+            return None
+        return Outcome((self.winner,), None, "full herd")
+
+    def observe(self, player: int) -> RanchoObservation:
+        from ranchhand.games.rancho.observation import RanchoObservation
+
+        return RanchoObservation(self, player)
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner if self.winner >= 0 else None,
+            "turns": self.turn,
+            "eaten_value": self.eaten_value,
+            "dogs_given": self.dogs_given,
+            "winner_pastures": self.land[self.winner].bit_count() if self.winner >= 0 else 0,
+        }
+
+    def clone(self) -> RanchoState:
+        twin = RanchoState.__new__(RanchoState)
+        twin.__dict__.update(self.__dict__)
+        twin._legal_cache = {}
+        twin.herd = list(self.herd)
+        twin.animals = [list(a) for a in self.animals]
+        twin.land = list(self.land)
+        twin.owner = list(self.owner)
+        twin.pieces = list(self.pieces)
+        twin.predators = list(self.predators)
+        twin.dog_queue = list(self.dog_queue)
+        twin.strikes = list(self.strikes)
+        return twin
+
+    # ---------------------------------------------------------------- JSON
+    def arrangement_text(self, player: int) -> str:
+        ids = self.game.board.ids
+        return "; ".join(piece_text(k, n, tuple(ids(m))) for k, n, m in self.pieces[player])
+
+    def _to_json(self) -> dict[str, Any]:
+        board = self.game.board
+        return {
+            "player": self.player,
+            "phase": PHASES[self.phase],
+            "herd": dict(zip(KEYS, self.herd, strict=True)),
+            "players": [
+                {
+                    "pen": self.game.pen_numbers[p],
+                    "animals": dict(zip(KEYS, self.animals[p], strict=True)),
+                    "pastures": board.ids(self.land[p]),
+                    "arrangement": self.arrangement_text(p),
+                }
+                for p in range(self.game.players)
+            ],
+            "dice": None if self.dice is None else [FACES[f] for f in self.dice],
+            "predators": [PREDATOR_NAMES[p] for p in self.predators],
+            "strike": None
+            if self.strike is None
+            else [PREDATOR_NAMES[self.strike[0]], self.strike[1]],
+            "strikes": [[PREDATOR_NAMES[p], price] for p, price in self.strikes],
+            "dog_queue": list(self.dog_queue),
+            "winner": self.winner if self.winner >= 0 else None,
+            "eaten_value": self.eaten_value,
+            "dogs_given": self.dogs_given,
+        }
+
+    @classmethod
+    def from_json(cls, game: RanchoGame, data: Mapping[str, Any]) -> RanchoState:
+        """Rebuild a state from :meth:`_to_json` data, checking what can be checked."""
+        from ranchhand.core import RecordError
+
+        state = cls(game)
+        board = game.board
+        try:
+            state.player = int(data["player"])
+            state.phase = PHASES.index(data["phase"])
+            state.herd = [int(data["herd"][k]) for k in KEYS]
+            players = data["players"]
+            if len(players) != game.players:
+                raise ValueError(f"expected {game.players} players, got {len(players)}")
+            for p, row in enumerate(players):
+                state.animals[p] = [int(row["animals"][k]) for k in KEYS]
+                for space_id in row["pastures"]:
+                    index = board.by_id[space_id]
+                    state.land[p] |= 1 << index
+                    state.owner[index] = p
+                    state.taken |= 1 << index
+                for space in range(len(board.spaces)):
+                    if game.pens[p] >> space & 1:
+                        state.owner[space] = p
+                text = row["arrangement"]
+                arrange = parse(f"arrange {text}", state._is_space) if text else Arrange(())
+                if not isinstance(arrange, Arrange):
+                    raise ValueError(f"bad arrangement {text!r}")
+                pieces, problem = state.resolve(arrange)
+                if problem or counts_of(pieces) != state.animals[p][:4]:
+                    raise ValueError(f"player {p}: arrangement {text!r} does not match the animals")
+                state.pieces[p] = pieces
+            state.dice = (
+                None if data["dice"] is None else tuple(FACES.index(f) for f in data["dice"])
+            )  # type: ignore[assignment]
+            names = {v: k for k, v in PREDATOR_NAMES.items()}
+            state.predators = [names[p] for p in data["predators"]]
+            strike = data["strike"]
+            state.strike = None if strike is None else (names[strike[0]], int(strike[1]))
+            state.strikes = [(names[p], int(price)) for p, price in data["strikes"]]
+            state.dog_queue = [int(p) for p in data["dog_queue"]]
+            state.winner = -1 if data["winner"] is None else int(data["winner"])
+            state.eaten_value = int(data["eaten_value"])
+            state.dogs_given = int(data["dogs_given"])
+        except (KeyError, ValueError, TypeError, IndexError, InvalidAction) as error:
+            raise RecordError(f"rancho state JSON: {error}") from None
+        return state
+
+
+def parse_counts(text: str) -> tuple[int, ...]:
+    """Animal counts from text (for tests and tools): '2 sheep + rabbit'."""
+    return parse_animals(text, "animals")
