@@ -157,10 +157,10 @@ def _trade(rest: str, is_space: IsSpace) -> DealAction:
 
 
 def _buy(rest: str, is_space: IsSpace) -> DealAction:
-    head, sep, give_text = rest.partition(" with ")
+    head, sep, give_text = f" {rest} ".partition(" with ")
     if not sep:
         raise InvalidAction("expected 'buy <space> with <animals>', e.g. 'buy 4.2 with 4 rabbit'")
-    head, via_sep, via_text = head.partition(" via ")
+    head, via_sep, via_text = f"{head} ".partition(" via ")
     via = tuple(v for v in re.split(r"[\s,+-]+", via_text.strip()) if v) if via_sep else ()
     if via_sep and not via:
         raise InvalidAction("'via' needs the spaces crossed, e.g. 'buy 3.5 via 3.6 with 2 rabbit'")

@@ -501,7 +501,8 @@ class RanchoState(State):
                 if not isinstance(arrange, Arrange):
                     raise ValueError(f"bad arrangement {text!r}")
                 pieces, problem = state.resolve(arrange)
-                if problem or counts_of(pieces) != state.animals[p][:4]:
+                waiting = state.phase == RETURN and p == state.player  # newborns not placed
+                if problem or (counts_of(pieces) != state.animals[p][:4] and not waiting):
                     raise ValueError(f"player {p}: arrangement {text!r} does not match the animals")
                 state.pieces[p] = pieces
             state.dice = (
