@@ -62,6 +62,7 @@ def test_random_play_ends_and_conserves_cards(players: int, options: dict, seed:
 
     def conserved(state: RocketState) -> None:
         assert _cards(state) == built
+        assert state.left == [k for k, n in enumerate(state.deck) if n]
 
     final = _walk(start, random.Random(seed), conserved)
     assert _cards(final) == built

@@ -111,9 +111,7 @@ def test_the_outcome_reports_scores_and_the_winner() -> None:
     state.corrals[0] = [(kind["bako/desert/3"], tuple(kind[f"kow/tundra/{d}"] for d in (2, 3)))]
     state.corrals[1] = [(kind["bako/jungle/1"], ())]
     state.floof = [2, 2]
-    for k in range(len(state.deck)):
-        state.deck[k] = 0
-    state.deck_cats = state.deck_size = 0
+    state.set_deck({})
     state.player = 1
     state.apply_text("beam I2 r0 @a1")
     while not state.is_terminal():

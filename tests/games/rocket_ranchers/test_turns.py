@@ -135,11 +135,7 @@ def _run_out(players: int, seat: int) -> None:
     state = table(players=players)
     state.player = seat
     state.turn = 3 * players + seat
-    for kind in range(len(state.deck)):
-        state.deck[kind] = 0
-    state.deck[state.tables.kind_by_text["kow/tundra/2"]] = 1
-    state.deck_cats = 0
-    state.deck_size = 1
+    state.set_deck({"kow/tundra/2": 1})
     state.apply_text("beam I2 r0 @a1")
     while state.phase == PLACE:
         state.apply(state.legal_actions()[0])
@@ -171,10 +167,7 @@ def test_the_game_ends_when_every_player_had_the_same_number_of_turns(
 
 def test_after_the_deck_runs_out_empty_cells_give_nothing() -> None:
     state = table()
-    for kind in range(len(state.deck)):
-        state.deck[kind] = 0
-    state.deck_cats = 0
-    state.deck_size = 0
+    state.set_deck({})
     state.apply_text("beam O4 r0 @a1")
     while state.phase == PLACE:
         state.apply(state.legal_actions()[0])

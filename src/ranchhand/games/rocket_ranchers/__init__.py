@@ -1,6 +1,7 @@
 """Rocket Ranchers: Herding Cats in Space! (game id ``rocket-ranchers``)."""
 
+from ranchhand.games.rocket_ranchers.bots import BOTS
 from ranchhand.games.rocket_ranchers.game import RocketGame
 
 GAME = RocketGame
-BOTS: dict[str, type] = {}
+__all__ = ["BOTS", "GAME"]

@@ -8,7 +8,7 @@ turned pattern fills: ``beam L3 r90 @b2``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ranchhand.games.rocket_ranchers.components import SIZE
 
@@ -45,6 +45,14 @@ class Beam:
     rotation: int
     cell: str
 
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(("Beam", *(self.shape, self.rotation, self.cell))))
+
+    def __hash__(self) -> int:
+        return self._hash
+
     def __str__(self) -> str:
         return f"beam {self.shape} r{self.rotation} @{self.cell}"
 
@@ -64,6 +72,14 @@ class Dogship:
     first: str
     second: str
 
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(("Dogship", *(self.first, self.second))))
+
+    def __hash__(self) -> int:
+        return self._hash
+
     def __str__(self) -> str:
         return f"dogship {self.first} {self.second}"
 
@@ -73,6 +89,14 @@ class Form:
     """Place a collected card face down to form a new corral."""
 
     card: str
+
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(("Form", *(self.card,))))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return f"form {self.card}"
@@ -84,6 +108,14 @@ class Occupy:
 
     card: str
     corral: int
+
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(("Occupy", *(self.card, self.corral))))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return f"occupy {self.card} in {self.corral}"
@@ -102,6 +134,14 @@ class Draw:
     """Chance: the card drawn from the deck into the next empty display cell."""
 
     card: str
+
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(("Draw", *(self.card,))))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return f"draw {self.card}"

@@ -10,6 +10,7 @@ count of the cards left, never an order: every draw is a chance outcome.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE, ChanceOutcomes, Outcome, RecordError, State
@@ -48,6 +49,8 @@ class RocketState(State):
         self.tables = tables
         counts, cats = tables.deck_counts(game.players)
         self.deck: list[int] = counts
+        self.left = [k for k, n in enumerate(counts) if n]
+        """The kinds still in the deck, in kind order (kept for fast chance nodes)."""
         self.deck_cats = cats
         self.deck_size = sum(counts) + cats
         self.display: list[int] = [EMPTY] * CELLS
@@ -110,11 +113,14 @@ class RocketState(State):
 
     def _chance_outcomes(self) -> ChanceOutcomes:
         if self._chance is None:
-            draws = self.tables.draws
             deck = self.deck
-            kinds = [k for k in range(len(deck)) if deck[k]]
-            actions: list[Hashable] = [draws[k] for k in kinds]
-            weights = [deck[k] for k in kinds]
+            kinds = self.left
+            if len(kinds) > 1:
+                actions = list(itemgetter(*kinds)(self.tables.draws))
+                weights = list(itemgetter(*kinds)(deck))
+            else:
+                actions = [self.tables.draws[k] for k in kinds]
+                weights = [deck[k] for k in kinds]
             if self.deck_cats:
                 actions.append(self.tables.draw_cat)
                 weights.append(self.deck_cats)
@@ -222,6 +228,8 @@ class RocketState(State):
             self.deck_cats -= 1
         else:
             self.deck[card] -= 1
+            if not self.deck[card]:
+                self.left.remove(card)
         self.deck_size -= 1
         self._chance = None
         display = self.display
@@ -351,6 +359,7 @@ class RocketState(State):
         twin.__dict__.update(self.__dict__)
         twin._legal_cache = {}
         twin.deck = list(self.deck)
+        twin.left = list(self.left)
         twin.display = list(self.display)
         twin.corrals = [list(c) for c in self.corrals]
         twin.floof = list(self.floof)
@@ -358,6 +367,20 @@ class RocketState(State):
         twin.dogship = list(self.dogship)
         twin.pending = list(self.pending)
         return twin
+
+    def set_deck(self, cards: Mapping[str, int], cats: int = 0) -> None:
+        """Put exactly ``cards`` (text -> copies) and ``cats`` Space Cats in the deck.
+
+        For constructed positions (rule tests, puzzles); the display is untouched.
+        """
+        self.deck = [0] * self.tables.kinds
+        for card, count in cards.items():
+            self.deck[self.tables.kind_by_text[card]] = count
+        self.left = [k for k, n in enumerate(self.deck) if n]
+        self.deck_cats = cats
+        self.deck_size = sum(self.deck) + cats
+        self._chance = None
+        self._legal_cache.clear()
 
     # -------------------------------------------------------------- the JSON
     def _to_json(self) -> dict[str, Any]:
@@ -390,6 +413,7 @@ class RocketState(State):
                 self.deck[tables.kind_by_text[card]] = int(count)
             self.deck_cats = int(data["deck_cats"])
             self.deck_size = sum(self.deck) + self.deck_cats
+            self.left = [k for k, n in enumerate(self.deck) if n]
             self.display = [_card(tables.card_of, c) for c in data["display"]]
             self.corrals = [
                 [

@@ -66,6 +66,8 @@ class Placement:
     action: Beam
     cells: tuple[int, ...]
     mask: int
+    near: int
+    """The cells of ``mask`` and those orthogonally next to them."""
 
 
 class Tables:
@@ -165,7 +167,7 @@ def _placements(
                     cells = tuple(sorted((row + r) * SIZE + column + c for r, c in pattern))
                     action = Beam(beam.name, turns * 90, cell_name(row * SIZE + column))
                     mask = sum(1 << cell for cell in cells)
-                    mine.append(Placement(index, action, cells, mask))
+                    mine.append(Placement(index, action, cells, mask, neighbours(mask)))
         by_beam.append(tuple(mine))
         everything.extend(mine)
     return tuple(everything), tuple(by_beam), canonical
