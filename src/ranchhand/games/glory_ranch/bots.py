@@ -16,14 +16,31 @@ from typing import Any
 
 from ranchhand.bots.base import Bot
 from ranchhand.games.glory_ranch.actions import Choose, HandCard, Pick, Place, Target
-from ranchhand.games.glory_ranch.cards import Effect, load_deck
+from ranchhand.games.glory_ranch.cards import Deck, Effect
 from ranchhand.games.glory_ranch.observation import GloryObservation
 from ranchhand.games.glory_ranch.scoring import Tables, ranch_points
 
-DECK = load_deck()
-TABLES = Tables.of(DECK)
-INDEX = {c.id: c.index for c in DECK.cards}
-GLORY, PENALTY = TABLES.glory, TABLES.penalty
+
+class Knowledge:
+    """What a player knows from the printed cards: numbers by card, looked up fast."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+        self.tables = Tables.of(deck)
+        self.index = {c.id: c.index for c in deck.cards}
+        self.glory, self.penalty = self.tables.glory, self.tables.penalty
+
+
+_KNOWN: dict[int, Knowledge] = {}
+
+
+def knowledge(deck: Deck) -> Knowledge:
+    known = _KNOWN.get(id(deck))
+    if known is None or known.deck is not deck:
+        known = _KNOWN[id(deck)] = Knowledge(deck)
+    return known
+
+
 HOSTILE_DRAW = 1.2
 """What one card drawn by an opponent is worth to me (it may stick as a penalty)."""
 
@@ -42,90 +59,95 @@ class GreedyBot(Bot):
             return first
         if isinstance(first, Choose):
             return legal_actions[rng.randrange(len(legal_actions))]
+        k = knowledge(obs.cards)
         if isinstance(first, HandCard):
             if first.verb == "play":
-                return max(legal_actions, key=lambda a: self.play_value(obs, a))  # type: ignore[arg-type]
-            return max(legal_actions, key=lambda a: shed_value(a.card))  # type: ignore[attr-defined]
+                return max(legal_actions, key=lambda a: play_value(k, obs, a))  # type: ignore[arg-type]
+            return max(legal_actions, key=lambda a: shed_value(k, a.card))  # type: ignore[attr-defined]
         if isinstance(first, Target):
-            return self.choose_target(obs, legal_actions)  # type: ignore[arg-type]
+            return choose_target(k, obs, legal_actions)  # type: ignore[arg-type]
         if isinstance(first, Place):
-            return max(legal_actions, key=lambda a: place_value(obs, a.slot - 1))  # type: ignore[attr-defined]
-        return self.choose_pick(obs, legal_actions)  # type: ignore[arg-type]
-
-    # ----------------------------------------------------------------- plays
-    def play_value(self, obs: GloryObservation, action: HandCard) -> float:
-        card = DECK.cards[INDEX[action.card]]
-        me = obs.player
-        ranches = [list(r) for r in obs.ranches]
-        before = ranch_points(TABLES, ranches, me, len(obs.hand))
-        ranches[me].append(card.index)
-        hand_after = len(obs.hand) - 1
-        actions = card.actions
-        if actions and actions[0].do == "place":
-            slot = 0 if actions[0].at == "left" else best_slot(ranches, me, hand_after)
-            ranches[me].insert(slot, ranches[me].pop())
-        gain = ranch_points(TABLES, ranches, me, hand_after) - before
-        value = gain + card.penalty
-        rest = list(obs.hand)
-        rest.remove(card.index)
-        for effect in actions:
-            value += effect_value(obs, effect, rest, ranches)
-        return value
-
-    def choose_target(self, obs: GloryObservation, legal: Sequence[Target]) -> Target:
-        effect = obs.effect
-        threat = threats(obs)
-        sizes = obs.hand_sizes
-        if effect is not None and effect.do == "trade":
-            return min(legal, key=lambda t: (sizes[t.seat], -threat[t.seat]))
-        if effect is not None and effect.do == "steal":
-            return max(legal, key=lambda t: (sizes[t.seat], threat[t.seat]))
-        return max(legal, key=lambda t: threat[t.seat] - 2 * sizes[t.seat])
-
-    def choose_pick(self, obs: GloryObservation, legal: Sequence[Pick]) -> Pick:
-        me = obs.player
-        step = obs.step
-        what = step[2] if step is not None and len(step) > 2 else "banish"
-        if what == "protect":
-            return max(legal, key=lambda p: GLORY[INDEX[p.card]])
-        threat = threats(obs)
-        if all(p.seat == me for p in legal):
-            return min(legal, key=lambda p: GLORY[INDEX[p.card]] + PENALTY[INDEX[p.card]])
-        return max(legal, key=lambda p: pick_value(obs, p, threat))
+            return max(legal_actions, key=lambda a: place_value(k, obs, a.slot - 1))  # type: ignore[attr-defined]
+        return choose_pick(k, obs, legal_actions)  # type: ignore[arg-type]
 
 
-def shed_value(card_id: str) -> float:
+def play_value(k: Knowledge, obs: GloryObservation, action: HandCard) -> float:
+    """Glory gained now + penalty taken out of the hand + the actions' rough worth."""
+    card = k.deck.cards[k.index[action.card]]
+    me = obs.player
+    ranches = [list(r) for r in obs.ranches]
+    hand_after = len(obs.hand) - 1
+    before = ranch_points(k.tables, ranches, me, hand_after)
+    ranches[me].append(card.index)
+    actions = card.actions
+    if actions and actions[0].do == "place":
+        slot = 0 if actions[0].at == "left" else best_slot(k, ranches, me, hand_after)
+        ranches[me].insert(slot, ranches[me].pop())
+    value = ranch_points(k.tables, ranches, me, hand_after) - before + card.penalty
+    rest = list(obs.hand)
+    rest.remove(card.index)
+    for effect in actions:
+        value += effect_value(k, obs, effect, rest, ranches)
+    return value
+
+
+def choose_target(k: Knowledge, obs: GloryObservation, legal: Sequence[Target]) -> Target:
+    """Trade with the smallest hand, steal from the largest, hurt the leader otherwise."""
+    effect = obs.effect
+    threat = threats(k, obs)
+    sizes = obs.hand_sizes
+    if effect is not None and effect.do == "trade":
+        return min(legal, key=lambda t: (sizes[t.seat], -threat[t.seat]))
+    if effect is not None and effect.do == "steal":
+        return max(legal, key=lambda t: (sizes[t.seat], threat[t.seat]))
+    return max(legal, key=lambda t: threat[t.seat] - 2 * sizes[t.seat])
+
+
+def choose_pick(k: Knowledge, obs: GloryObservation, legal: Sequence[Pick]) -> Pick:
+    """Protect my best card; take the leader's best card; give back my weakest."""
+    me = obs.player
+    step = obs.step
+    what = step[2] if step is not None and len(step) > 2 else "banish"
+    if what == "protect":
+        return max(legal, key=lambda p: k.glory[k.index[p.card]])
+    if all(p.seat == me for p in legal):
+        return min(legal, key=lambda p: k.glory[k.index[p.card]] + k.penalty[k.index[p.card]])
+    threat = threats(k, obs)
+    lead = max(threat)
+
+    def worth(pick: Pick) -> float:
+        sign = -1.0 if pick.seat == me else 1.0
+        bonus = 3 if threat[pick.seat] == lead else 0
+        return sign * (k.glory[k.index[pick.card]] + bonus)
+
+    return max(legal, key=worth)
+
+
+def shed_value(k: Knowledge, card_id: str) -> float:
     """How glad I am to get rid of a card from my hand (discard, give, pass)."""
-    k = INDEX[card_id]
-    return PENALTY[k] - 0.5 * GLORY[k]
+    i = k.index[card_id]
+    return k.penalty[i] - 0.5 * k.glory[i]
 
 
-def threats(obs: GloryObservation) -> list[float]:
+def threats(k: Knowledge, obs: GloryObservation) -> list[float]:
     """How dangerous each player is: running total plus the Glory in their ranch now."""
     ranches = obs.ranches
     return [
         obs.totals[p]
-        + ranch_points(TABLES, ranches, p, obs.hand_sizes[p])
+        + ranch_points(k.tables, ranches, p, obs.hand_sizes[p])
         - (1000 if p == obs.player else 0)
         for p in range(obs.players)
     ]
 
 
-def pick_value(obs: GloryObservation, pick: Pick, threat: list[float]) -> float:
-    k = INDEX[pick.card]
-    sign = -1.0 if pick.seat == obs.player else 1.0
-    lead = max(threat)
-    return sign * (GLORY[k] + (3 if threat[pick.seat] == lead else 0))
-
-
-def best_slot(ranches: list[list[int]], me: int, hand_size: int) -> int:
+def best_slot(k: Knowledge, ranches: list[list[int]], me: int, hand_size: int) -> int:
     """The best position for the card just appended to my ranch (for 'place anywhere')."""
     ranch = ranches[me]
     card = ranch.pop()
     best, best_points = len(ranch), -1
     for slot in range(len(ranch) + 1):
         ranch.insert(slot, card)
-        points = ranch_points(TABLES, ranches, me, hand_size)
+        points = ranch_points(k.tables, ranches, me, hand_size)
         ranch.pop(slot)
         if points > best_points:
             best, best_points = slot, points
@@ -133,19 +155,23 @@ def best_slot(ranches: list[list[int]], me: int, hand_size: int) -> int:
     return best
 
 
-def place_value(obs: GloryObservation, slot: int) -> float:
+def place_value(k: Knowledge, obs: GloryObservation, slot: int) -> float:
     """Ranch points with the card just played (the rightmost) moved to ``slot``."""
     ranches = [list(r) for r in obs.ranches]
     me = obs.player
     ranch = ranches[me]
     ranch.insert(slot, ranch.pop())
-    return ranch_points(TABLES, ranches, me, len(obs.hand))
+    return ranch_points(k.tables, ranches, me, len(obs.hand))
 
 
 def effect_value(
-    obs: GloryObservation, e: Effect, rest: list[int], ranches: list[list[int]]
+    k: Knowledge, obs: GloryObservation, e: Effect, rest: list[int], ranches: list[list[int]]
 ) -> float:
-    """A rough worth to me of one action of the card I play (``rest``: my hand after)."""
+    """A rough worth to me of one action of the card I play (``rest``: my hand after).
+
+    Drawing costs more when the round may end soon (an opponent's hand is no larger
+    than mine), because a card stuck in hand scores its penalty.
+    """
     me = obs.player
     others = [p for p in range(obs.players) if p != me]
     soon = min(obs.hand_sizes[p] for p in others) <= len(rest) + 1
@@ -160,29 +186,27 @@ def effect_value(
             return e.n * HOSTILE_DRAW * len(others)
         return e.n * HOSTILE_DRAW * 1.5
     if do in ("discard", "give"):
-        if do == "discard" and e.who not in ("you",):
+        if do == "discard" and e.who != "you":
             return 0.0
-        worst = sorted((PENALTY[k] for k in rest), reverse=True)[: e.n]
+        worst = sorted((k.penalty[i] for i in rest), reverse=True)[: e.n]
         return float(sum(worst)) + (0.5 if do == "give" else 0.0)
     if do == "pass":
         return 0.5 if rest else 0.0
     if do == "trade":
         smallest = min(obs.hand_sizes[p] for p in others)
-        return 1.5 * (len(rest) - smallest) + sum(PENALTY[k] for k in rest) * 0.3
+        return 1.5 * (len(rest) - smallest) + sum(k.penalty[i] for i in rest) * 0.3
     if do == "steal":
         return -0.5 * e.n
     if do == "skip":
         return 1.0
     if do == "play":
-        return 2.0 if len(rest) > 0 and len(ranches[me]) < 7 else 0.0
+        return 2.0 if rest and len(ranches[me]) < 7 else 0.0
     if do in ("banish", "return"):
         if e.target == "yours":
-            return -min((GLORY[k] for k in ranches[me]), default=0)
-        best = max((GLORY[k] for p in others for k in ranches[p]), default=0)
+            return -min((k.glory[i] for i in ranches[me]), default=0)
+        best = max((k.glory[i] for p in others for i in ranches[p]), default=0)
         return 0.7 * best + (1.0 if do == "return" else 0.0)
-    if do == "protect":
-        return 0.5
-    if do == "rps":
+    if do in ("protect", "rps"):
         return 0.5
     return 0.0
 

@@ -178,11 +178,11 @@ def deck_from_data(data: Mapping[str, Any], source: str) -> Deck:
 
 
 def _card(index: int, fields: Fields, families: Sequence[str]) -> Card:
-    fields.only(("id", "name", "family", "glory", "penalty", "copies", "actions", "hourglass"))
     card_id = fields.text("id")
     if not card_id or not all(ch.isalnum() or ch == "-" for ch in card_id):
         fields.fail("id", f"expected lower-case letters, digits and '-', got {card_id!r}")
     fields.where = f"{fields.where} {card_id!r}"
+    fields.only(("id", "name", "family", "glory", "penalty", "copies", "actions", "hourglass"))
     actions = tuple(
         _effect(Fields(fields.source, f"{fields.where}.actions[{i}]", raw), nested=False)
         for i, raw in enumerate(fields.items("actions", []))
@@ -219,7 +219,7 @@ def _effect(fields: Fields, nested: bool) -> Effect:
     fields.only(allowed)
     values: dict[str, str] = {}
     for key, choices in params.items():
-        value = fields.text(key, choices)
+        value = fields.text(key, choices, default="you" if key == "who" else ...)
         if value == "rival" and not nested:
             fields.fail(key, "'rival' is only allowed inside an rps win or lose list")
         values[key] = value

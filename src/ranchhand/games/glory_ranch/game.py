@@ -12,7 +12,7 @@ from typing import Any
 
 from ranchhand.core import Game, Option
 from ranchhand.games.glory_ranch.actions import Draw, Steal
-from ranchhand.games.glory_ranch.cards import Deck, Effect, check_deck, load_deck
+from ranchhand.games.glory_ranch.cards import DECK_FILE, Deck, Effect, check_deck, load_deck
 from ranchhand.games.glory_ranch.scoring import Tables
 from ranchhand.games.glory_ranch.summary import summarize_details
 
@@ -41,6 +41,13 @@ class GloryRanch(Game):
             maximum=500,
         ),
         Option(
+            "deck",
+            "standard",
+            "The deck: 'standard' (cards.toml in this package, our original deck; the "
+            "rulebook prints no cards) or the path of another deck file in the same format, "
+            "so a group can play other cards without editing code.",
+        ),
+        Option(
             "tie",
             "play-on",
             "What a tie for the highest total at the target does: the rulebook says "
@@ -55,7 +62,8 @@ class GloryRanch(Game):
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         super().__init__(players, **options)
-        self.deck: Deck = load_deck()
+        deck = self.options["deck"]
+        self.deck: Deck = load_deck(DECK_FILE if deck == "standard" else deck)
         check_deck(self.deck)
         self.tables = Tables.of(self.deck)
         self.target: int = self.options["target"] or (50 if self.players <= 4 else 30)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ranchhand.games.glory_ranch.cards import Effect
+from ranchhand.games.glory_ranch.cards import Deck, Effect
 
 
 @dataclass
@@ -37,6 +37,8 @@ class GloryObservation:
     log: list[str]
     last_round: list[int] | None
     ids: tuple[str, ...]
+    cards: Deck
+    """The deck's card data (public knowledge, like the printed cards); not in the JSON."""
 
     def to_json(self) -> dict[str, Any]:
         ids = self.ids

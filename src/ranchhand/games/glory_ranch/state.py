@@ -189,9 +189,11 @@ class GloryState(State):
                 return
             elif kind == "deliver":
                 stack.pop()
+                n = self.game.players
                 for p, cards in enumerate(self.passing):
+                    receiver = self.hands[(p + top[1]) % n]
                     for card in cards:
-                        self.hands[p][card] += 1
+                        receiver[card] += 1
                     cards.clear()
             elif kind == "trade":
                 stack.pop()
@@ -304,7 +306,7 @@ class GloryState(State):
             n = self.game.players
             shift = 1 if e.to == "left" else -1
             steps = [("pass", p, (p + shift) % n) for p in self._order(actor) for _ in range(e.n)]
-            steps.append(("deliver",))
+            steps.append(("deliver", shift))
         elif do == "reverse":
             self.direction = -self.direction
             self._note("play reverses")
@@ -391,7 +393,7 @@ class GloryState(State):
         elif kind == "pass":
             card = self.game.index[action.card]
             self.hands[actor][card] -= 1
-            self.passing[step[2]].append(card)
+            self.passing[actor].append(card)
         elif kind == "place":
             self._move_played(actor, action.slot - 1)
         else:
@@ -496,6 +498,7 @@ class GloryState(State):
             log=list(self.log),
             last_round=list(self.rounds[-1]["points"]) if self.rounds else None,
             ids=game.ids,
+            cards=game.deck,
         )
 
     def details(self) -> dict[str, Any]:
