@@ -2,6 +2,7 @@
 
 from ranchhand.games.rocket_ranchers.bots import BOTS
 from ranchhand.games.rocket_ranchers.game import RocketGame
+from ranchhand.games.rocket_ranchers.view import VIEW
 
 GAME = RocketGame
-__all__ = ["BOTS", "GAME"]
+__all__ = ["BOTS", "GAME", "VIEW"]
