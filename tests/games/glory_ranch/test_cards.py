@@ -165,3 +165,17 @@ def test_card_text_joins_actions_and_hour_glass() -> None:
         "Protect a card in your ranch: it cannot be discarded or returned this round. "
         "Hour Glass: +1 Glory for each Dragon in your ranch."
     )
+
+
+def test_rules_page_shows_the_current_language_and_deck() -> None:
+    from pathlib import Path
+
+    from ranchhand.games.glory_ranch.catalogue import fill_page
+
+    page = Path(__file__).resolve().parents[3] / "docs" / "games" / "glory-ranch.md"
+    text = page.read_text()
+    assert fill_page(text) == text, (
+        "regenerate with: python -m ranchhand.games.glory_ranch.catalogue docs/games/glory-ranch.md"
+    )
+    for card in load_deck().cards:
+        assert card.text in text

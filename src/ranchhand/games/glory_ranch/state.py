@@ -485,7 +485,7 @@ class GloryState(State):
             direction=self.direction,
             deck=sum(self.deck),
             discard=sum(self.discard),
-            hand=[k for k, c in enumerate(self.hands[player]) for _ in range(c)],
+            hand=[k for k, c in enumerate(self.hands[player]) if c for _ in range(c)],
             hand_sizes=[sum(h) for h in self.hands],
             ranches=[list(r) for r in self.ranches],
             shields=[list(s) for s in self.shields],
