@@ -221,13 +221,13 @@ def _print_report(report: Report) -> None:
             row.append(f"{data['mean_scores'][seat]:.1f}")
         table.add_row(*row)
     turns = data["turns"]
-    table.caption = (
-        f"ties {data['ties']}, truncated {data['truncated']} "
-        f"(max_turns {data['options']['max_turns']}); "
-        f"turns mean {turns['mean']:.1f}, median {turns['median']:.0f}, p90 {turns['p90']:.0f}; "
+    console.print(table)
+    console.print(
+        f"ties {data['ties']} · truncated {data['truncated']} "
+        f"(max_turns {data['options']['max_turns']}) · "
+        f"turns mean {turns['mean']:.1f}, median {turns['median']:.0f}, p90 {turns['p90']:.0f} · "
         f"{data['games_per_s']:.1f} games/s"
     )
-    console.print(table)
     extra = _view(data["game"]).render_summary(data["summary"]) if data["summary"] else None
     if extra is not None:
         console.print(extra)
