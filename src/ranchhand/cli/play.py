@@ -66,7 +66,18 @@ class Table:
             self.pending.clear()
         start = self.seen.get(player, 0)
         self.seen[player] = len(self.events)
-        return [f"{self.name(actor)}: {text}" for actor, text in self.events[start:]]
+        return _collapse([f"{self.name(actor)}: {text}" for actor, text in self.events[start:]])
+
+
+def _collapse(lines: list[str]) -> list[str]:
+    """Fold runs of the same line into one, e.g. sixteen hidden draws into 'x16'."""
+    folded: list[tuple[str, int]] = []
+    for line in lines:
+        if folded and folded[-1][0] == line:
+            folded[-1] = (line, folded[-1][1] + 1)
+        else:
+            folded.append((line, 1))
+    return [line if count == 1 else f"{line} x{count}" for line, count in folded]
 
 
 @dataclass
