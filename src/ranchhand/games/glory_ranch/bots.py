@@ -62,7 +62,9 @@ class GreedyBot(Bot):
         k = knowledge(obs.cards)
         if isinstance(first, HandCard):
             if first.verb == "play":
-                return max(legal_actions, key=lambda a: play_value(k, obs, a))  # type: ignore[arg-type]
+                me = obs.player
+                before = ranch_points(k.tables, obs.ranches, me, len(obs.hand) - 1)
+                return max(legal_actions, key=lambda a: play_value(k, obs, a, before))  # type: ignore[arg-type]
             return max(legal_actions, key=lambda a: shed_value(k, a.card))  # type: ignore[attr-defined]
         if isinstance(first, Target):
             return choose_target(k, obs, legal_actions)  # type: ignore[arg-type]
@@ -71,14 +73,16 @@ class GreedyBot(Bot):
         return choose_pick(k, obs, legal_actions)  # type: ignore[arg-type]
 
 
-def play_value(k: Knowledge, obs: GloryObservation, action: HandCard) -> float:
-    """Glory gained now + penalty taken out of the hand + the actions' rough worth."""
+def play_value(k: Knowledge, obs: GloryObservation, action: HandCard, before: int) -> float:
+    """Glory gained now + penalty taken out of the hand + the actions' rough worth.
+
+    ``before`` is my ranch's points now (with the hand one card smaller).
+    """
     card = k.deck.cards[k.index[action.card]]
     me = obs.player
-    ranches = [list(r) for r in obs.ranches]
+    ranches = list(obs.ranches)
+    ranches[me] = [*ranches[me], card.index]
     hand_after = len(obs.hand) - 1
-    before = ranch_points(k.tables, ranches, me, hand_after)
-    ranches[me].append(card.index)
     actions = card.actions
     if actions and actions[0].do == "place":
         slot = 0 if actions[0].at == "left" else best_slot(k, ranches, me, hand_after)

@@ -64,6 +64,8 @@ class GloryState(State):
         self.rounds: list[dict[str, Any]] = []
         self.log: list[str] = []
         self.result: Outcome | None = None
+        self._chance: ChanceOutcomes | None = None
+        """The outcomes of the current chance node, computed once (cleared by every action)."""
         self._deal()
 
     # ------------------------------------------------------------ protocol
@@ -83,13 +85,17 @@ class GloryState(State):
         return tuple(p for p in (top[1], top[2]) if p not in self.signs)
 
     def _chance_outcomes(self) -> ChanceOutcomes:
+        cached = self._chance
+        if cached is not None:
+            return cached
         top = self.stack[-1]
         if top[0] == "draw":
             counts, faces = self.deck, self.game.draws
         else:
             counts, faces = self.hands[top[2]], self.game.steals
         actions = [faces[k] for k, c in enumerate(counts) if c]
-        return ChanceOutcomes(actions, [c for c in counts if c])
+        self._chance = ChanceOutcomes(actions, [c for c in counts if c])
+        return self._chance
 
     def _legal_actions(self, player: int) -> list[Hashable]:
         if not self.stack:
@@ -119,6 +125,7 @@ class GloryState(State):
         return self.result
 
     def _apply(self, action: Hashable, player: int) -> None:
+        self._chance = None
         stack = self.stack
         if player == CHANCE:
             top = stack.pop()
@@ -515,6 +522,7 @@ class GloryState(State):
         twin = object.__new__(GloryState)
         twin.__dict__.update(self.__dict__)
         twin._legal_cache = {}
+        twin._chance = None
         twin.deck = list(self.deck)
         twin.discard = list(self.discard)
         twin.hands = [list(h) for h in self.hands]
