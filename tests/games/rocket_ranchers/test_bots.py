@@ -51,7 +51,7 @@ def test_greedy_takes_cards_for_its_corral() -> None:
     }
     state = table(named)
     kind = state.tables.kind_by_text
-    state.corrals[0] = [(kind["bako/desert/3"], (kind["kow/grassland/1"],))]
+    state.set_corrals(0, [(kind["bako/desert/3"], (kind["kow/grassland/1"],))])
     state.dogship[0] = False
     action = GreedyBot().act(state.observe(0), state.legal_actions(), random.Random(0))
     assert action == Beam("O4", 0, "c3")

@@ -63,6 +63,7 @@ def test_random_play_ends_and_conserves_cards(players: int, options: dict, seed:
     def conserved(state: RocketState) -> None:
         assert _cards(state) == built
         assert state.left == [k for k, n in enumerate(state.deck) if n]
+        assert state.public == [tuple((-3, up) for _, up in mine) for mine in state.corrals]
 
     final = _walk(start, random.Random(seed), conserved)
     assert _cards(final) == built
@@ -117,8 +118,8 @@ def _check_secrets(state: RocketState, rng: random.Random) -> None:
         if in_deck and elsewhere:  # another deck of the same size and Space Cats
             twin.deck[rng.choice(in_deck)] -= 1
             twin.deck[rng.choice(elsewhere)] += 1
-        for other, mine in enumerate(twin.corrals):
+        for other, mine in enumerate(state.corrals):
             if other != player:
-                for index, (_, face_up) in enumerate(mine):
-                    mine[index] = (rng.randrange(twin.tables.kinds), face_up)
+                kinds = twin.tables.kinds
+                twin.set_corrals(other, [(rng.randrange(kinds), up) for _, up in mine])
         assert twin.observe(player).to_json() == seen

@@ -108,8 +108,8 @@ def test_ties_go_to_most_space_cats_then_the_later_seat() -> None:
 def test_the_outcome_reports_scores_and_the_winner() -> None:
     state = table()
     kind = state.tables.kind_by_text
-    state.corrals[0] = [(kind["bako/desert/3"], tuple(kind[f"kow/tundra/{d}"] for d in (2, 3)))]
-    state.corrals[1] = [(kind["bako/jungle/1"], ())]
+    state.set_corrals(0, [(kind["bako/desert/3"], tuple(kind[f"kow/tundra/{d}"] for d in (2, 3)))])
+    state.set_corrals(1, [(kind["bako/jungle/1"], ())])
     state.floof = [2, 2]
     state.set_deck({})
     state.player = 1

@@ -86,8 +86,8 @@ def test_a_mixed_species_corral_is_refused() -> None:
     state = table({"a1": "kow/tundra/2", "b1": "bako/desert/3"})
     state.apply_text("beam I2 r0 @a1")
     state.apply_text("form kow/tundra/2")
-    state.corrals[0][0] = (state.corrals[0][0][0], (state.tables.kind_by_text["kow/desert/3"],))
-    state._legal_cache.clear()
+    founder = state.corrals[0][0][0]
+    state.set_corrals(0, [(founder, (state.tables.kind_by_text["kow/desert/3"],))])
     assert Occupy("bako/desert/3", 1) not in state.legal_actions()
     with pytest.raises(IllegalAction, match="holds Kow"):
         state.apply_text("occupy bako/desert/3 in 1")

@@ -28,8 +28,10 @@ import random
 from collections import Counter
 from collections.abc import Hashable, Sequence
 
+import numpy as np
+
 from ranchhand.bots.base import Bot
-from ranchhand.games.rocket_ranchers.actions import END_TURN, REBOOT, Beam, Dogship, Form, Occupy
+from ranchhand.games.rocket_ranchers.actions import END_TURN, REBOOT, Dogship, Form, Occupy
 from ranchhand.games.rocket_ranchers.observation import RocketObservation
 from ranchhand.games.rocket_ranchers.scoring import table_points
 from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, FULL, Tables, neighbours
@@ -42,7 +44,9 @@ SWAP_MARGIN = 2.0
 """The gain a dogship swap must bring (the dogship then waits for a reboot)."""
 
 
-def _potential_curve(rows: Sequence[tuple[int, int]], top: int) -> tuple[float, ...]:
+def _potential_curve(
+    rows: Sequence[tuple[int, int]], top: int, partial: float = PARTIAL
+) -> tuple[float, ...]:
     """Potential of every amount 0..top: table points plus part of the way to the next row."""
     curve = []
     for amount in range(top + 1):
@@ -53,7 +57,7 @@ def _potential_curve(rows: Sequence[tuple[int, int]], top: int) -> tuple[float, 
             continue
         below = max((a for a, _ in rows if a <= amount), default=0)
         share = (amount - below) / (nxt[0] - below)
-        curve.append(points + PARTIAL * share * (nxt[1] - points))
+        curve.append(points + partial * share * (nxt[1] - points))
     return tuple(curve)
 
 
@@ -61,6 +65,11 @@ class GreedyBot(Bot):
     """Takes the beam worth most for its corrals now; see the module docstring."""
 
     name = "greedy"
+    partial: float = PARTIAL
+    found_value: float = FOUND_VALUE
+    swap_margin: float = SWAP_MARGIN
+    reboot_share: float = 0.5
+    """Reboot when the best face-up beam is worth less than this share of the best owned."""
 
     def __init__(self) -> None:
         self._curves: dict[tuple[int, str], tuple[tuple[float, ...], tuple[float, ...]]] = {}
@@ -81,7 +90,10 @@ class GreedyBot(Bot):
         curves = self._curves.get(key)
         if curves is None:
             scores = obs.tables.scores
-            curves = (_potential_curve(scores.abundance, 60), _potential_curve(scores.variety, 10))
+            curves = (
+                _potential_curve(scores.abundance, 60, self.partial),
+                _potential_curve(scores.variety, 10, self.partial),
+            )
             self._curves[key] = curves
         return curves
 
@@ -114,22 +126,26 @@ class GreedyBot(Bot):
 
     def _card_values(self, obs: RocketObservation) -> dict[int, float]:
         """What each kind in the display is worth to the bot (best corral it joins)."""
-        tables = obs.tables
-        species = tables.species
-        corrals = [up for _, up in obs.corrals[obs.player] if up]
-        empty = len(corrals) < len(obs.corrals[obs.player])
+        species = obs.tables.species
         value = self._corral_value
-        before = [value(obs, up) for up in corrals]
+        by_species: dict[int, list[tuple[tuple[int, ...], float]]] = {}
+        empty = False
+        for _, face_up in obs.corrals[obs.player]:
+            if face_up:
+                by_species.setdefault(species[face_up[0]], []).append(
+                    (face_up, value(obs, face_up))
+                )
+            else:
+                empty = True
         values: dict[int, float] = {}
-        for kind in set(obs.display):
-            if kind < 0:
+        for kind in obs.display:
+            if kind < 0 or kind in values:
                 continue
-            best = FOUND_VALUE
+            best = self.found_value
             if empty:
                 best = max(best, value(obs, (kind,)))
-            for index, face_up in enumerate(corrals):
-                if species[face_up[0]] == species[kind]:
-                    best = max(best, value(obs, (*face_up, kind)) - before[index])
+            for face_up, before in by_species.get(species[kind], ()):
+                best = max(best, value(obs, (*face_up, kind)) - before)
             values[kind] = best
         return values
 
@@ -145,15 +161,20 @@ class GreedyBot(Bot):
         late = 1.0 / (1.0 + obs.deck_size / 30.0)
         return -(2.0 * mine + 5.0) * late - 1.0 * taken
 
-    def _beam_values(
-        self, obs: RocketObservation, values: dict[int, float]
-    ) -> list[tuple[float, int, Beam]]:
-        """The value, beam index and action of every placement of every beam."""
+    def _beam_values(self, obs: RocketObservation, values: dict[int, float]) -> np.ndarray:
+        """The value of every placement of every beam, in ``tables.placements`` order.
+
+        A placement is worth the sum of its cells' card values plus its Space Cats'
+        value; with a full display and no chaining the cats it meets are those in
+        its precomputed neighbourhood, so both parts are matrix products.
+        """
         tables: Tables = obs.tables
         display = obs.display
-        cell_value = [values.get(card, 0.0) for card in display]
-        filled = 0
+        cover, near, _ = _matrices(tables)
+        cell_value = np.array([values.get(card, 0.0) for card in display])
+        total = cover @ cell_value
         cats = 0
+        filled = 0
         for cell in range(CELLS):
             card = display[cell]
             if card == CAT:
@@ -161,20 +182,18 @@ class GreedyBot(Bot):
                 filled |= 1 << cell
             elif card >= 0:
                 filled |= 1 << cell
+        if not cats:
+            return total
+        cat_value = np.array([self._cat_value(obs, n) for n in range(cats.bit_count() + 1)])
         chain = obs.options["cat_chain"]
-        cat_value = [self._cat_value(obs, n) for n in range(cats.bit_count() + 1)]
-        result = []
-        for placement in tables.placements:
-            if not cats:
-                total = 0.0
-            elif filled == FULL and not chain:
-                total = cat_value[(placement.near & cats).bit_count()]
-            else:
-                total = cat_value[self._caught(placement.mask & filled, cats, chain).bit_count()]
-            for cell in placement.cells:
-                total += cell_value[cell]
-            result.append((total, placement.beam, placement.action))
-        return result
+        if filled == FULL and not chain:
+            is_cat = np.array([1 if card == CAT else 0 for card in display])
+            counts = near @ is_cat
+        else:
+            counts = np.array(
+                [self._caught(p.mask & filled, cats, chain).bit_count() for p in tables.placements]
+            )
+        return total + cat_value[counts]
 
     @staticmethod
     def _caught(mask: int, cats: int, chain: bool) -> int:
@@ -191,59 +210,72 @@ class GreedyBot(Bot):
 
     # ------------------------------------------------------------- decisions
     def _start(self, obs: RocketObservation, legal: Sequence[Hashable]) -> Hashable:
-        mine = obs.beams[obs.player]
+        tables = obs.tables
         values = self._card_values(obs)
         every = self._beam_values(obs, values)
-        options = [(v, beam) for v, index, beam in every if mine >> index & 1]
-        best_value, best_beam = max(options, key=lambda pair: pair[0])
-        if REBOOT in legal:
-            best_owned = max(v for v, _, _ in every)
-            if best_value <= 0 or best_value < 0.5 * best_owned - 1.0:
+        _, _, beam_of = _matrices(tables)
+        options = np.where(_UP[obs.beams[obs.player]][beam_of], every, -np.inf)
+        best = int(options.argmax())
+        best_value = float(options[best])
+        if obs.beams[obs.player] != (1 << len(tables.beams)) - 1:  # a reboot is allowed
+            best_owned = float(every.max())
+            if best_value <= 0 or best_value < self.reboot_share * best_owned - 1.0:
                 return REBOOT
         if obs.dogship[obs.player]:
             swap = self._best_swap(obs, values, options, best_value, legal)
             if swap is not None:
                 return swap
-        return best_beam
+        return tables.placements[best].action
 
     def _best_swap(
         self,
         obs: RocketObservation,
         values: dict[int, float],
-        options: list[tuple[float, Beam]],
+        options: np.ndarray,
         best_value: float,
         legal: Sequence[Hashable],
     ) -> Dogship | None:
+        """The same-biome swap that lifts the best beam by ``swap_margin``, if any.
+
+        A swap changes a beam by the value of the card brought in minus the card
+        sent out, so no beam can gain more than its cells' ``lift`` (the best card
+        of the same biome minus their own): only beams that could gain enough are
+        examined card by card.
+        """
         tables = obs.tables
         display = obs.display
-        by_biome: dict[int, list[int]] = {}
+        biome = tables.biome
+        groups: dict[int, list[int]] = {}
         for cell, card in enumerate(display):
             if card >= 0:
-                by_biome.setdefault(tables.biome[card], []).append(cell)
-        best: tuple[float, int, int] | None = None
-        wildlife = [values[card] for card in display if card >= 0]
-        if not wildlife:
+                groups.setdefault(biome[card], []).append(cell)
+        top = {b: max(values[display[c]] for c in cells) for b, cells in groups.items()}
+        lift = np.array([top[biome[card]] - values[card] if card >= 0 else 0.0 for card in display])
+        cover, _, _ = _matrices(tables)
+        bound = options + (cover * lift).max(axis=1)
+        candidates = np.flatnonzero(bound >= best_value + self.swap_margin)
+        if not len(candidates):
             return None
-        enough = best_value + SWAP_MARGIN - (max(wildlife) - min(wildlife))
-        for value, beam in options:
-            if value < enough:
-                continue  # no swap can lift this beam far enough
-            cells = tables.placement_of[beam].cells
-            for inside in cells:
+        for cells in groups.values():
+            cells.sort(key=lambda c: -values[display[c]])
+        best: tuple[float, int, int] | None = None
+        for index in candidates:
+            value = float(options[index])
+            inside_cells = tables.placements[index].cells
+            for inside in inside_cells:
                 card = display[inside]
                 if card < 0:
                     continue
-                for outside in by_biome[tables.biome[card]]:
-                    if outside in cells:
-                        continue
-                    gain = value + values[display[outside]] - values[card]
-                    if best is None or gain > best[0]:
-                        best = (gain, inside, outside)
-        if best is None or best[0] < best_value + SWAP_MARGIN:
+                for outside in groups[biome[card]]:  # best first
+                    if outside not in inside_cells:
+                        gain = value + values[display[outside]] - values[card]
+                        if best is None or gain > best[0]:
+                            best = (gain, inside, outside)
+                        break
+        if best is None or best[0] < best_value + self.swap_margin:
             return None
         first, second = sorted(best[1:])
-        action = tables.swaps[(first, second)]
-        return action if action in legal else None
+        return tables.swaps[(first, second)]  # same biome, both Wildlife: legal
 
     def _place(self, obs: RocketObservation, legal: Sequence[Hashable]) -> Hashable:
         tables = obs.tables
@@ -277,6 +309,23 @@ class GreedyBot(Bot):
                 tables.dots[tables.kind_by_text[a.card]],
             ),
         )
+
+
+_UP = np.array([[mask >> b & 1 for b in range(8)] for mask in range(256)], dtype=bool)
+"""_UP[mask][b]: is beam b face up in the face-up mask ``mask``."""
+_MATRICES: dict[int, tuple[Tables, np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _matrices(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per placement: the cells it covers, the cells it covers or touches, its beam index."""
+    known = _MATRICES.get(id(tables))
+    if known is None or known[0] is not tables:
+        placements = tables.placements
+        cover = np.array([[p.mask >> c & 1 for c in range(CELLS)] for p in placements], float)
+        near = np.array([[p.near >> c & 1 for c in range(CELLS)] for p in placements])
+        beam_of = np.array([p.beam for p in placements])
+        known = _MATRICES[id(tables)] = (tables, cover, near, beam_of)
+    return known[1], known[2], known[3]
 
 
 BOTS: dict[str, type[Bot]] = {"greedy": GreedyBot}

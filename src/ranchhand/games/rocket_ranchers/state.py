@@ -55,6 +55,8 @@ class RocketState(State):
         self.deck_size = sum(counts) + cats
         self.display: list[int] = [EMPTY] * CELLS
         self.corrals: list[list[Corral]] = [[] for _ in range(game.players)]
+        self.public: list[tuple[Corral, ...]] = [() for _ in range(game.players)]
+        """Each player's corrals as the others see them (founders hidden)."""
         self.floof = [0] * game.players
         self.all_beams = (1 << len(tables.beams)) - 1
         self.beams = [self.all_beams] * game.players
@@ -91,13 +93,23 @@ class RocketState(State):
             return self._placements(player)
         return [END_TURN, *self._swaps()]
 
+    def _biome_groups(self) -> list[list[int]]:
+        """The display cells holding Wildlife cards, grouped by biome."""
+        biome = self.tables.biome
+        groups: list[list[int]] = [[] for _ in self.tables.deck.biomes]
+        for cell, card in enumerate(self.display):
+            if card >= 0:
+                groups[biome[card]].append(cell)
+        return groups
+
     def _swaps(self) -> list[Dogship]:
         """Every dogship swap: two Wildlife cards of the same biome."""
-        biome = self.tables.biome
-        cells = [(i, biome[card]) for i, card in enumerate(self.display) if card >= 0]
         swaps = self.tables.swaps
         return [
-            swaps[(i, j)] for n, (i, bi) in enumerate(cells) for j, bj in cells[n + 1 :] if bi == bj
+            swaps[(first, second)]
+            for group in self._biome_groups()
+            for n, first in enumerate(group)
+            for second in group[n + 1 :]
         ]
 
     def _placements(self, player: int) -> list[Hashable]:
@@ -276,6 +288,7 @@ class RocketState(State):
         else:
             founder, face_up = corrals[corral]
             corrals[corral] = (founder, (*face_up, kind))
+        self.public[player] = tuple((HIDDEN, up) for _, up in corrals)
         if not self.pending:
             self._collected(player)
 
@@ -293,7 +306,7 @@ class RocketState(State):
         if self.setting_up:
             self.setting_up = False
             self.phase = START
-        elif self.dogship[self.player] and self._swaps():
+        elif self.dogship[self.player] and any(len(g) > 1 for g in self._biome_groups()):
             self.phase = AFTER
         else:
             self._next_player()
@@ -329,10 +342,10 @@ class RocketState(State):
 
     # ------------------------------------------------------------- the views
     def observe(self, player: int) -> RocketObservation:
-        corrals = tuple(
-            tuple(mine) if p == player else tuple((HIDDEN, up) for _, up in mine)
-            for p, mine in enumerate(self.corrals)
-        )
+        public = list(self.public)
+        if 0 <= player < len(public):
+            public[player] = tuple(self.corrals[player])
+        corrals = tuple(public)
         return RocketObservation(
             player=player,
             tables=self.tables,
@@ -362,6 +375,7 @@ class RocketState(State):
         twin.left = list(self.left)
         twin.display = list(self.display)
         twin.corrals = [list(c) for c in self.corrals]
+        twin.public = list(self.public)
         twin.floof = list(self.floof)
         twin.beams = list(self.beams)
         twin.dogship = list(self.dogship)
@@ -380,6 +394,12 @@ class RocketState(State):
         self.deck_cats = cats
         self.deck_size = sum(self.deck) + cats
         self._chance = None
+        self._legal_cache.clear()
+
+    def set_corrals(self, player: int, corrals: list[Corral]) -> None:
+        """Give ``player`` exactly these corrals (constructed positions: tests, puzzles)."""
+        self.corrals[player] = list(corrals)
+        self.public[player] = tuple((HIDDEN, up) for _, up in corrals)
         self._legal_cache.clear()
 
     # -------------------------------------------------------------- the JSON
@@ -425,6 +445,7 @@ class RocketState(State):
                 ]
                 for mine in data["corrals"]
             ]
+            self.public = [tuple((HIDDEN, up) for _, up in mine) for mine in self.corrals]
             self.floof = [int(n) for n in data["floof"]]
             self.beams = [sum(1 << i for i, up in enumerate(b) if up) for b in data["beams"]]
             self.dogship = [bool(d) for d in data["dogship"]]

@@ -195,7 +195,7 @@ class RocketView(GameView):
             title=f"Rocket Ranchers score split, average over {summary['games']} games",
             title_justify="left",
         )
-        columns = ("seat", "abundance", "variety", "space cats pts", "total", "cats", "corrals")
+        columns = ("seat", "abundance", "variety", "cat pts", "total", "cats held", "corrals")
         for column in (*columns, "win rate"):
             table.add_column(column, justify="right")
         keys = ("abundance", "variety", "cats", "score", "space_cats", "corrals")
