@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,31 @@ def test_a_custom_beam_file_changes_the_game(tmp_path: Path) -> None:
     path = _write(tmp_path, "beams.toml", text.replace('name = "O4"', 'name = "Q4"'))
     state = RocketGame(2, beams=path).new_initial_state()
     assert [b.name for b in state.tables.beams] == ["I2", "I3", "L3", "Q4"]
+
+
+def test_draws_are_weighted_by_identical_copies(tmp_path: Path) -> None:
+    lines = ['name = "tiny"', 'species = ["Kow", "Bako"]']
+    lines.append('biomes = [{ name = "Desert", colour = "yellow" }]')
+    lines.append("space_cats = { 2 = 3, 3 = 3, 4 = 3, 5 = 3 }")
+    cards = ['{ species = "Kow", biome = "Desert", dots = 1 }'] * 12
+    cards += ['{ species = "Bako", biome = "Desert", dots = 2 }'] * 6
+    lines.append("cards = [" + ", ".join(cards) + "]")
+    path = _write(tmp_path, "tiny.toml", "\n".join(lines) + "\n")
+    state = RocketGame(2, deck=path).new_initial_state()
+    probabilities = {str(a): p for a, p in state.chance_outcomes().probabilities()}
+    assert probabilities == {
+        "draw kow/desert/1": Fraction(12, 21),
+        "draw bako/desert/2": Fraction(6, 21),
+        "draw cat": Fraction(3, 21),
+    }
+    state.apply_text("draw kow/desert/1")
+    assert state.chance_outcomes().probability(state.parse_action("draw kow/desert/1")) == Fraction(
+        11, 20
+    )
+
+
+def test_the_first_draw_of_a_standard_game() -> None:
+    state = RocketGame(2).new_initial_state()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 91  # 90 different Wildlife cards and the Space Cats
+    assert outcomes.probability(state.parse_action("draw cat")) == Fraction(11, 101)

@@ -24,25 +24,24 @@ from ranchhand.games.rocket_ranchers.scoring import score_corral
 from ranchhand.games.rocket_ranchers.tables import CAT, EMPTY, HIDDEN, Tables
 
 NOTATION = """\
-Cells are named like a chess board: columns a-d from left to right, rows 1-4 from
-the top (a1 is the top-left card, d4 the bottom-right). The display refills in
-reading order a1, b1, c1, d1, a2, ...
+Cells are named like a chess board: columns a-d left to right, rows 1-4
+from the top (a1 top-left, d4 bottom-right); the display refills in reading
+order a1, b1, c1, d1, a2, ...
 
-  beam SHAPE rDEG @CELL   use a face-up tractor beam. SHAPE is I2 (line of 2), I3
-                          (line of 3), L3 (L of 3) or O4 (2x2 square); rDEG turns it
-                          clockwise (r0, r90, r180, r270); CELL is the top-left corner
-                          of the box the turned pattern fills (the anchor), which may
-                          be an empty corner of an L.
-                          e.g. beam L3 r90 @b2 takes b2, c2, b3; beam I3 r90 @d1
-                          takes d1, d2, d3. Lines need only r0/r90 (r180 = r0).
-  reboot                  manual reboot (needs a face-down beam); ends the turn.
-  dogship CELL CELL       swap two Wildlife cards of the same biome, e.g. dogship a1 c3.
-  form CARD               put a collected card face down as a new corral,
-                          e.g. form kow/tundra/2.
-  occupy CARD in N        put a collected card face up in corral N (empty, or of its
-                          species), e.g. occupy kow/tundra/2 in 1.
-  end                     end the turn after the refill without using the dogship.
-Cards are SPECIES/BIOME/DOTS; chance draws read "draw kow/tundra/2" or "draw cat"."""
+beam SHAPE rDEG @CELL  use a face-up tractor beam.
+    SHAPE: I2 (line of 2), I3 (line of 3), L3 (L of 3), O4 (2x2 square).
+    rDEG: clockwise turn r0, r90, r180, r270 (lines: r0 and r90 only).
+    CELL: the anchor, the top-left corner of the box the turned pattern
+    fills (it may be the empty corner of an L).
+    e.g. beam L3 r90 @b2 takes b2, c2, b3; beam I3 r90 @d1 takes d1-d3.
+reboot                 manual reboot (needs a face-down beam), ends turn.
+dogship CELL CELL      swap two Wildlife cards of one biome: dogship a1 c3.
+form CARD              a collected card face down as a new corral,
+                       e.g. form kow/tundra/2.
+occupy CARD in N       a collected card face up in corral N (empty, or of
+                       its species), e.g. occupy kow/tundra/2 in 1.
+end                    end the turn after the refill, keeping the dogship.
+Cards are SPECIES/BIOME/DOTS. Chance: draw kow/tundra/2, draw cat."""
 
 
 def card_text(tables: Tables, card: int, width: int = 0) -> Text:
@@ -56,8 +55,9 @@ def card_text(tables: Tables, card: int, width: int = 0) -> Text:
     deck = tables.deck
     biome = tables.biome[card]
     label = f"{deck.species[tables.species[card]]} {'●' * tables.dots[card]}"
-    text = Text(label.ljust(max(width - 4, 0)), style=f"bold {deck.colours[biome]}")
-    text.append(f" {deck.biomes[biome][:3]}", style=deck.colours[biome])
+    name = deck.biomes[biome][: 2 if width else 3]
+    text = Text(label.ljust(max(width - len(name) - 1, 0)), style=f"bold {deck.colours[biome]}")
+    text.append(f" {name}", style=deck.colours[biome])
     return text
 
 
@@ -136,13 +136,16 @@ class RocketView(GameView):
         return Group(*parts)
 
     def _display(self, obs: RocketObservation) -> Table:
-        grid = Table(show_header=True, show_lines=True, title="Wildlife display")
+        grid = Table(show_header=True, show_lines=True, title="Wildlife display", padding=0)
         grid.add_column("")
         for column in COLUMNS:
-            grid.add_column(column, justify="left", min_width=16)
+            grid.add_column(f" {column}", justify="left", min_width=17)  # " " + 15 + " "
         for row in range(SIZE):
             cards = obs.display[row * SIZE : (row + 1) * SIZE]
-            grid.add_row(str(row + 1), *(card_text(obs.tables, c, 16) for c in cards))
+            grid.add_row(
+                f" {row + 1} ",
+                *(Text(" ").append_text(card_text(obs.tables, c, 15)).append(" ") for c in cards),
+            )
         return grid
 
     def _players(self, obs: RocketObservation) -> Table:
