@@ -63,8 +63,7 @@ def _card(state: GloryState, word: str) -> str:
         raise InvalidAction("name a card, e.g. play wyvern")
     card = state.game.deck.find(word)
     if card is None:
-        known = ", ".join(state.game.ids)
-        raise InvalidAction(f"no card named {word!r}; cards are: {known}")
+        raise InvalidAction(f"no card named {word!r} in this deck (name a card by id or name)")
     return card.id
 
 
