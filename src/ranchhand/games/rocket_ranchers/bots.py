@@ -74,6 +74,9 @@ class GreedyBot(Bot):
     def __init__(self) -> None:
         self._curves: dict[tuple[int, str], tuple[tuple[float, ...], tuple[float, ...]]] = {}
         self._values: dict[tuple[int, tuple[int, ...]], float] = {}
+        self._known_corrals: tuple[object, ...] | None = None
+        self._known_options: object = None
+        self._kind_values: dict[int, float] = {}
 
     def act(
         self, observation: RocketObservation, legal_actions: Sequence[Hashable], rng: random.Random
@@ -125,7 +128,22 @@ class GreedyBot(Bot):
         return max(a, v)
 
     def _card_values(self, obs: RocketObservation) -> dict[int, float]:
-        """What each kind in the display is worth to the bot (best corral it joins)."""
+        """What each kind in the display is worth to the bot (best corral it joins).
+
+        Remembered while the bot's corrals stay the same (they change only in its turn).
+        """
+        mine = obs.corrals[obs.player]
+        if self._known_corrals != mine or self._known_options is not obs.options:
+            self._known_corrals = mine
+            self._known_options = obs.options
+            self._kind_values = {}
+        known = self._kind_values
+        missing = [k for k in set(obs.display) if k >= 0 and k not in known]
+        if missing:
+            known.update(self._value_kinds(obs, missing))
+        return known
+
+    def _value_kinds(self, obs: RocketObservation, kinds: Sequence[int]) -> dict[int, float]:
         species = obs.tables.species
         value = self._corral_value
         by_species: dict[int, list[tuple[tuple[int, ...], float]]] = {}
@@ -138,9 +156,7 @@ class GreedyBot(Bot):
             else:
                 empty = True
         values: dict[int, float] = {}
-        for kind in obs.display:
-            if kind < 0 or kind in values:
-                continue
+        for kind in kinds:
             best = self.found_value
             if empty:
                 best = max(best, value(obs, (kind,)))
@@ -222,25 +238,19 @@ class GreedyBot(Bot):
             if best_value <= 0 or best_value < self.reboot_share * best_owned - 1.0:
                 return REBOOT
         if obs.dogship[obs.player]:
-            swap = self._best_swap(obs, values, options, best_value, legal)
+            swap = self._best_swap(obs, values, options)
             if swap is not None:
                 return swap
         return tables.placements[best].action
 
     def _best_swap(
-        self,
-        obs: RocketObservation,
-        values: dict[int, float],
-        options: np.ndarray,
-        best_value: float,
-        legal: Sequence[Hashable],
+        self, obs: RocketObservation, values: dict[int, float], options: np.ndarray
     ) -> Dogship | None:
-        """The same-biome swap that lifts the best beam by ``swap_margin``, if any.
+        """The same-biome swap that lifts the best face-up beam by ``swap_margin``, if any.
 
-        A swap changes a beam by the value of the card brought in minus the card
-        sent out, so no beam can gain more than its cells' ``lift`` (the best card
-        of the same biome minus their own): only beams that could gain enough are
-        examined card by card.
+        Swapping cells i and j changes a beam covering i but not j by v(j) - v(i)
+        (and the reverse), and leaves its Space Cats alone (cats never move), so
+        every beam after every swap is one array: beams x swaps.
         """
         tables = obs.tables
         display = obs.display
@@ -249,33 +259,28 @@ class GreedyBot(Bot):
         for cell, card in enumerate(display):
             if card >= 0:
                 groups.setdefault(biome[card], []).append(cell)
-        top = {b: max(values[display[c]] for c in cells) for b, cells in groups.items()}
-        lift = np.array([top[biome[card]] - values[card] if card >= 0 else 0.0 for card in display])
+        pairs = [
+            (first, second)
+            for cells in groups.values()
+            for n, first in enumerate(cells)
+            for second in cells[n + 1 :]
+        ]
+        if not pairs:
+            return None
+        gains = [values[display[j]] - values[display[i]] for i, j in pairs]
+        needed = options.max() + self.swap_margin
+        rows = np.flatnonzero(options + max(map(abs, gains)) >= needed)
+        if not len(rows):
+            return None  # no swap can lift any beam far enough
         cover, _, _ = _matrices(tables)
-        bound = options + (cover * lift).max(axis=1)
-        candidates = np.flatnonzero(bound >= best_value + self.swap_margin)
-        if not len(candidates):
+        first = np.array([i for i, _ in pairs])
+        second = np.array([j for _, j in pairs])
+        near = cover[rows]
+        after = options[rows, None] + (near[:, first] - near[:, second]) * np.array(gains)
+        best = int(after.argmax())
+        if after.flat[best] < needed:
             return None
-        for cells in groups.values():
-            cells.sort(key=lambda c: -values[display[c]])
-        best: tuple[float, int, int] | None = None
-        for index in candidates:
-            value = float(options[index])
-            inside_cells = tables.placements[index].cells
-            for inside in inside_cells:
-                card = display[inside]
-                if card < 0:
-                    continue
-                for outside in groups[biome[card]]:  # best first
-                    if outside not in inside_cells:
-                        gain = value + values[display[outside]] - values[card]
-                        if best is None or gain > best[0]:
-                            best = (gain, inside, outside)
-                        break
-        if best is None or best[0] < best_value + self.swap_margin:
-            return None
-        first, second = sorted(best[1:])
-        return tables.swaps[(first, second)]  # same biome, both Wildlife: legal
+        return tables.swaps[pairs[best % len(pairs)]]  # same biome, both Wildlife: legal
 
     def _place(self, obs: RocketObservation, legal: Sequence[Hashable]) -> Hashable:
         tables = obs.tables
