@@ -87,7 +87,7 @@ def play_value(k: Knowledge, obs: GloryObservation, action: HandCard, before: in
     if actions and actions[0].do == "place":
         slot = 0 if actions[0].at == "left" else best_slot(k, ranches, me, hand_after)
         ranches[me].insert(slot, ranches[me].pop())
-    value = ranch_points(k.tables, ranches, me, hand_after) - before + card.penalty
+    value = float(ranch_points(k.tables, ranches, me, hand_after) - before + card.penalty)
     rest = list(obs.hand)
     rest.remove(card.index)
     for effect in actions:

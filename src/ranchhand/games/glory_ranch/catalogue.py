@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from ranchhand.games.glory_ranch.cards import (
@@ -95,9 +96,13 @@ def deck_markdown(deck: Deck) -> str:
     return "\n".join(lines)
 
 
-MARKERS = {
+def _standard_deck_markdown() -> str:
+    return deck_markdown(load_deck())
+
+
+MARKERS: dict[str, Callable[[], str]] = {
     "card language": language_markdown,
-    "deck list": lambda: deck_markdown(load_deck()),
+    "deck list": _standard_deck_markdown,
 }
 
 
@@ -105,7 +110,12 @@ def fill_page(text: str) -> str:
     """``text`` with every marked block replaced by its freshly generated Markdown."""
     for name, make in MARKERS.items():
         pattern = re.compile(rf"(<!-- {name}: [^\n]*-->\n)(.*?)(<!-- end {name} -->)", re.DOTALL)
-        text = pattern.sub(lambda m, make=make: m[1] + make() + "\n" + m[3], text)
+        block = make()
+
+        def put(match: re.Match[str], block: str = block) -> str:
+            return match[1] + block + "\n" + match[3]
+
+        text = pattern.sub(put, text)
     return text
 
 

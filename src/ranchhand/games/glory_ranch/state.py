@@ -19,9 +19,11 @@ from ranchhand.games.glory_ranch.actions import (
     BEATS,
     SIGNS,
     Choose,
+    Draw,
     HandCard,
     Pick,
     Place,
+    Steal,
     Target,
 )
 from ranchhand.games.glory_ranch.cards import Effect
@@ -89,6 +91,7 @@ class GloryState(State):
         if cached is not None:
             return cached
         top = self.stack[-1]
+        faces: tuple[Draw | Steal, ...]
         if top[0] == "draw":
             counts, faces = self.deck, self.game.draws
         else:

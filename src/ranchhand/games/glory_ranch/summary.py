@@ -34,7 +34,7 @@ def summarize_details(
                 seen[card] += 1
                 won[card] += winner
     average = round_wins / player_rounds if player_rounds else 0.0
-    cards = []
+    cards: list[dict[str, Any]] = []
     for card in deck.cards:
         count = seen[card.id]
         rate = won[card.id] / count if count else 0.0
@@ -47,7 +47,7 @@ def summarize_details(
                 "lift": round(rate - average, 4) if count else 0.0,
             }
         )
-    cards.sort(key=lambda row: -row["lift"])
+    cards.sort(key=lambda row: -float(row["lift"]))
     total_turns = sum(r["turns"] for r in rounds)
     return {
         "games": len(games),
