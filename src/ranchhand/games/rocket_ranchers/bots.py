@@ -85,7 +85,7 @@ class GreedyBot(Bot):
             return self._place(observation, legal_actions)
         if observation.phase == "after":
             return END_TURN
-        return self._start(observation, legal_actions)
+        return self._start(observation)
 
     # ------------------------------------------------------------ valuation
     def _curves_for(self, obs: RocketObservation) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -225,7 +225,7 @@ class GreedyBot(Bot):
         return caught
 
     # ------------------------------------------------------------- decisions
-    def _start(self, obs: RocketObservation, legal: Sequence[Hashable]) -> Hashable:
+    def _start(self, obs: RocketObservation) -> Hashable:
         tables = obs.tables
         values = self._card_values(obs)
         every = self._beam_values(obs, values)
