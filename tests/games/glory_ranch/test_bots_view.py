@@ -8,6 +8,7 @@ from rich.console import Console
 
 from ranchhand.core import play
 from ranchhand.games.glory_ranch import BOTS, GAME, VIEW, GloryRanch
+from ranchhand.games.glory_ranch.actions import Target
 from tests.games.glory_ranch.helpers import do, table
 
 GREEDY = BOTS["greedy"]()
@@ -84,3 +85,28 @@ def test_summary_counts_rounds_turns_seats_and_card_lift() -> None:
     assert seen == sum(len(set(r)) for d in details for rd in d["rounds"] for r in rd["ranches"])
     text = _draw(VIEW.render_summary(summary))
     assert "lift" in text and "rounds per game" in text
+
+
+def test_greedy_places_and_protects_for_the_most_glory() -> None:
+    state = table(
+        2,
+        hands={0: ["will-o-wisp", "roc"]},
+        ranches={0: ["pixie", "roc", "roc"]},
+        vocabulary=False,
+    )
+    do(state, "play will-o-wisp")
+    # next to the Pixie, whose Hour Glass counts Fae neighbours (not at the right end)
+    assert _choice(state) in ("place 1", "place 2")
+    state = table(
+        2, hands={0: ["hearth-drake", "roc"]}, ranches={0: ["pixie", "lindworm"]}, vocabulary=False
+    )
+    do(state, "play hearth-drake")
+    assert _choice(state) == "pick 0:2 lindworm"
+
+
+def test_choosing_yourself_is_refused_with_the_reason() -> None:
+    state = table(3, hands={0: ["draw-chosen", "plain"]})
+    do(state, "play draw-chosen")
+    assert state.why_illegal(state.parse_action("target 1")) is None
+    reason = state.why_illegal(Target(0))
+    assert reason == "choose another player, not yourself"
