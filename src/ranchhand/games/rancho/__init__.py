@@ -1,6 +1,11 @@
-"""Rancho: breed rabbits, sheep, cows and horses on a hex board of pastures."""
+"""Rancho: breed rabbits, sheep, cows and horses on a hex board of pastures.
 
+The package exposes ``GAME`` (the rules), ``BOTS`` (the greedy bot; "random" is
+shared by every game) and ``VIEW`` (the terminal view).
+"""
+
+from ranchhand.games.rancho.bots import GreedyBot
 from ranchhand.games.rancho.game import RanchoGame
 
 GAME = RanchoGame
-BOTS: dict[str, type] = {}
+BOTS: dict[str, type] = {"greedy": GreedyBot}
