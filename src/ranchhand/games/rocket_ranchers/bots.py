@@ -73,7 +73,7 @@ class GreedyBot(Bot):
 
     def __init__(self) -> None:
         self._curves: dict[tuple[int, str], tuple[tuple[float, ...], tuple[float, ...]]] = {}
-        self._values: dict[tuple[int, tuple[int, ...]], float] = {}
+        self._homes: tuple[dict[int, list[tuple[int, int, float]]], bool] = ({}, False)
         self._known_corrals: tuple[object, ...] | None = None
         self._known_options: object = None
         self._kind_values: dict[int, float] = {}
@@ -100,32 +100,30 @@ class GreedyBot(Bot):
             self._curves[key] = curves
         return curves
 
-    def _corral_value(self, obs: RocketObservation, face_up: tuple[int, ...]) -> float:
-        """The potential of a corral holding ``face_up`` (remembered: corrals recur)."""
-        key = (id(obs.options), face_up)
-        known = self._values.get(key)
-        if known is None:
-            if len(self._values) > 100_000:
-                self._values.clear()
-            known = self._values[key] = self._potential(obs, face_up)
-        return known
-
-    def _potential(self, obs: RocketObservation, face_up: tuple[int, ...]) -> float:
-        tables = obs.tables
+    def _potential(self, obs: RocketObservation, amount: int, biomes: int) -> float:
+        """The potential of a corral with ``amount`` cards (or dots) in ``biomes`` biomes."""
         abundance, variety = self._curves_for(obs)
-        if obs.options["abundance_counts"] == "dots":
-            amount = sum(tables.dots[k] for k in face_up)
-        else:
-            amount = len(face_up)
-        biomes = len({tables.biome[k] for k in face_up})
-        way = obs.options["corral_scoring"]
         a = abundance[min(amount, len(abundance) - 1)]
         v = variety[min(biomes, len(variety) - 1)]
+        way = obs.options["corral_scoring"]
         if way == "abundance":
             return a
         if way == "variety":
             return v
-        return max(a, v)
+        return a if a > v else v
+
+    def _size(self, obs: RocketObservation, kind: int) -> int:
+        """What one card adds to a corral's Abundance count: 1, or its dots."""
+        return obs.tables.dots[kind] if obs.options["abundance_counts"] == "dots" else 1
+
+    def _corral_gain(self, obs: RocketObservation, face_up: Sequence[int], kind: int) -> float:
+        """The rise in potential when ``kind`` joins a corral holding ``face_up``."""
+        biome = obs.tables.biome
+        amount = sum(self._size(obs, k) for k in face_up)
+        biomes = {biome[k] for k in face_up}
+        before = self._potential(obs, amount, len(biomes))
+        biomes.add(biome[kind])
+        return self._potential(obs, amount + self._size(obs, kind), len(biomes)) - before
 
     def _card_values(self, obs: RocketObservation) -> dict[int, float]:
         """What each kind in the display is worth to the bot (best corral it joins).
@@ -137,45 +135,56 @@ class GreedyBot(Bot):
             self._known_corrals = mine
             self._known_options = obs.options
             self._kind_values = {}
+            self._homes = self._corral_homes(obs)
         known = self._kind_values
         missing = [k for k in set(obs.display) if k >= 0 and k not in known]
         if missing:
-            known.update(self._value_kinds(obs, missing))
+            species, biome = obs.tables.species, obs.tables.biome
+            potential, size = self._potential, self._size
+            homes, empty = self._homes
+            for kind in missing:
+                best = self.found_value
+                if empty:
+                    best = max(best, potential(obs, size(obs, kind), 1))
+                for amount, biomes, before in homes.get(species[kind], ()):
+                    grown = (biomes | 1 << biome[kind]).bit_count()
+                    best = max(best, potential(obs, amount + size(obs, kind), grown) - before)
+                known[kind] = best
         return known
 
-    def _value_kinds(self, obs: RocketObservation, kinds: Sequence[int]) -> dict[int, float]:
-        species = obs.tables.species
-        value = self._corral_value
-        by_species: dict[int, list[tuple[tuple[int, ...], float]]] = {}
+    def _corral_homes(
+        self, obs: RocketObservation
+    ) -> tuple[dict[int, list[tuple[int, int, float]]], bool]:
+        """The bot's corrals by species as (amount, biome mask, potential); any empty one?"""
+        tables = obs.tables
+        homes: dict[int, list[tuple[int, int, float]]] = {}
         empty = False
         for _, face_up in obs.corrals[obs.player]:
-            if face_up:
-                by_species.setdefault(species[face_up[0]], []).append(
-                    (face_up, value(obs, face_up))
-                )
-            else:
+            if not face_up:
                 empty = True
-        values: dict[int, float] = {}
-        for kind in kinds:
-            best = self.found_value
-            if empty:
-                best = max(best, value(obs, (kind,)))
-            for face_up, before in by_species.get(species[kind], ()):
-                best = max(best, value(obs, (*face_up, kind)) - before)
-            values[kind] = best
-        return values
+                continue
+            amount = sum(self._size(obs, k) for k in face_up)
+            biomes = 0
+            for kind in face_up:
+                biomes |= 1 << tables.biome[kind]
+            value = self._potential(obs, amount, biomes.bit_count())
+            homes.setdefault(tables.species[face_up[0]], []).append((amount, biomes, value))
+        return homes, empty
 
-    def _cat_value(self, obs: RocketObservation, taken: int) -> float:
-        if not taken:
-            return 0.0
+    def _cat_values(self, obs: RocketObservation, up_to: int) -> list[float]:
+        """What taking 0, 1, ... ``up_to`` Space Cats is worth, against the current leader."""
         mine = obs.floof[obs.player]
         most = max((n for p, n in enumerate(obs.floof) if p != obs.player), default=0)
-        if mine + taken < most:
-            return 2.0 * taken
-        if mine >= most and mine > 0:
-            return -2.5 * taken
         late = 1.0 / (1.0 + obs.deck_size / 30.0)
-        return -(2.0 * mine + 5.0) * late - 1.0 * taken
+        values = [0.0]
+        for taken in range(1, up_to + 1):
+            if mine + taken < most:
+                values.append(2.0 * taken)
+            elif mine >= most and mine > 0:
+                values.append(-2.5 * taken)
+            else:
+                values.append(-(2.0 * mine + 5.0) * late - 1.0 * taken)
+        return values
 
     def _beam_values(self, obs: RocketObservation, values: dict[int, float]) -> np.ndarray:
         """The value of every placement of every beam, in ``tables.placements`` order.
@@ -200,7 +209,7 @@ class GreedyBot(Bot):
                 filled |= 1 << cell
         if not cats:
             return total
-        cat_value = np.array([self._cat_value(obs, n) for n in range(cats.bit_count() + 1)])
+        cat_value = np.array(self._cat_values(obs, cats.bit_count()))
         chain = obs.options["cat_chain"]
         if filled == FULL and not chain:
             is_cat = np.array([1 if card == CAT else 0 for card in display])
@@ -295,7 +304,7 @@ class GreedyBot(Bot):
             if not face_up:
                 empty_fill.append(action)
                 continue
-            gain = self._corral_value(obs, (*face_up, kind)) - self._corral_value(obs, face_up)
+            gain = self._corral_gain(obs, face_up, kind)
             if best is None or gain > best[0]:
                 best = (gain, action)
         if best is not None:
