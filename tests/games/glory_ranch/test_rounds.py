@@ -195,3 +195,11 @@ def test_pick_text_checks_the_named_card() -> None:
     with pytest.raises(InvalidAction, match="no card at 1:5"):
         state.parse_action("pick 1:5")
     assert str(state.parse_action("pick 1:2")) == "pick 1:2 plain"
+
+
+def test_another_players_hand_never_changes_what_you_see() -> None:
+    one = table(3, hands={0: ["plain"], 1: ["skip", "fairy"]})
+    two = table(3, hands={0: ["plain"], 1: ["again", "trade"]})
+    assert one.observe(0).to_json() == two.observe(0).to_json()
+    assert one.observe(2).to_json() == two.observe(2).to_json()
+    assert one.observe(1).to_json() != two.observe(1).to_json()
