@@ -58,6 +58,11 @@ class Deal:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pastures", tuple(sorted(self.pastures, key=id_key)))
+        object.__setattr__(self, "_hash", hash((self.give, self.take, self.pastures, self.via)))
+
+    def __hash__(self) -> int:
+        # Deals fill every legal list, which the engine turns into a set at each step.
+        return self._hash  # type: ignore[attr-defined,no-any-return]
 
     def __str__(self) -> str:
         if not self.pastures:

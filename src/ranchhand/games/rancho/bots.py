@@ -119,9 +119,8 @@ class GreedyBot(Bot):
         wanted: list[tuple[int, int, int]] = []  # (give kind, count, take kind)
         if not mine[HORSE] and mine[COW] >= 3:
             wanted.append((COW, 2, HORSE))
-        if not mine[COW] or (not mine[HORSE] and mine[COW] < 3):
-            if mine[SHEEP] >= 3:
-                wanted.append((SHEEP, 2, COW))
+        if (not mine[COW] or (not mine[HORSE] and mine[COW] < 3)) and mine[SHEEP] >= 3:
+            wanted.append((SHEEP, 2, COW))
         if mine[RABBIT] >= 6 + RABBITS_KEPT and (not mine[SHEEP] or mine[SHEEP] < 3):
             wanted.append((RABBIT, 6, SHEEP))
         for give_kind, count, take_kind in wanted:

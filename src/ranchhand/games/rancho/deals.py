@@ -285,28 +285,55 @@ def payment_for(state: RanchoState, player: int, price: int, rabbits_kept: int =
 
 
 def offered_deals(state: RanchoState, player: int) -> list[Deal]:
-    """The finite list of deals offered: ladder trades and one payment per pasture."""
-    out: list[Deal] = []
+    """The finite list of deals offered: ladder trades and one payment per pasture.
+
+    Every deal here passes :func:`deal_problem` (the tests check it); the checks are
+    inlined because this list is built at every expand decision of every game.
+    """
+    game = state.game
     mine, herd = state.animals[player], state.herd
-    for give, take in state.game.ladder:
-        if all(g <= m for g, m in zip(give, mine, strict=True)) and all(
-            t <= h for t, h in zip(take, herd, strict=True)
-        ):
-            deal = Deal(give, take)
-            if deal_problem(state, player, deal) is None:
-                out.append(deal)
+    region = state.region(player)
+    fits = game.grazing.fits
+    out: list[Deal] = []
+    for deal, give_kind, give_n, take_kind, take_n in game.ladder_deals:
+        if mine[give_kind] < give_n or herd[take_kind] < take_n:
+            continue
+        if take_kind < 4:
+            after = mine[:4]
+            after[take_kind] += take_n
+            if give_kind < 4:
+                after[give_kind] -= give_n
+            if not fits(region, after):
+                continue
+        out.append(deal)
     if state.land[player].bit_count() >= MAX_PASTURES:
         return out
-    board = state.game.board
+    board = game.board
     near = frontier(state, player)
-    if near:
-        for space in iter_bits(near):
-            pay = payment_for(state, player, board.spaces[space].price)
-            if pay is not None:
-                deal = Deal(pay.give, pay.take, (board.spaces[space].id,))
-                if deal_problem(state, player, deal) is None:
-                    out.append(deal)
-        return out
+    if not near:
+        return out + _blocked_offers(state, player)
+    for space in iter_bits(near):
+        price = board.spaces[space].price
+        if mine[RABBIT] >= price:
+            out.append(game.purchase(space, RABBIT, price, 0))
+            continue
+        pay = payment_for(state, player, price)
+        if pay is None:
+            continue
+        kind = next(k for k in range(6) if pay.give[k])
+        change = pay.take[RABBIT]
+        after = mine[:4]
+        after[RABBIT] += change
+        if kind < 4:
+            after[kind] -= 1
+        if fits(region | 1 << space, after):
+            out.append(game.purchase(space, kind, 1, change))
+    return out
+
+
+def _blocked_offers(state: RanchoState, player: int) -> list[Deal]:
+    board = state.game.board
+    out = []
     for target, routes in blocked_routes(state, player).items():
         for via in routes:
             toll = sum(tolls_of(state, via).values())

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ranchhand.core import ChanceOutcomes, Game, Option
-from ranchhand.games.rancho.actions import DiceRoll, Strike
+from ranchhand.games.rancho.actions import Deal, DiceRoll, Strike
 from ranchhand.games.rancho.board import board_names, load_board
 from ranchhand.games.rancho.deals import ladder
 from ranchhand.games.rancho.grazing import grazing_for
@@ -56,6 +56,10 @@ class RanchoGame(Game):
         self.tables = _TABLES
         self.values = _TABLES.values
         self.ladder = ladder(self.values)
+        self.ladder_deals = tuple(
+            (Deal(give, take), *_single(give), *_single(take)) for give, take in self.ladder
+        )
+        self._purchases: dict[tuple[int, int, int, int], Deal] = {}
         self.board = load_board(self.options["board"])
         if self.players not in self.board.pens_by_players:
             from ranchhand.core import OptionError
@@ -78,6 +82,22 @@ class RanchoGame(Game):
         self.strike_outcomes = ChanceOutcomes(
             [Strike(p) for p, _ in strikes], [w for _, w in strikes]
         )
+
+    def purchase(self, space: int, kind: int, count: int, change: int) -> Deal:
+        """The deal buying ``space`` with ``count`` of ``kind`` and ``change`` rabbits back.
+
+        Cached: the same few purchases are offered at every decision of every game.
+        """
+        key = (space, kind, count, change)
+        deal = self._purchases.get(key)
+        if deal is None:
+            give = [0] * 6
+            give[kind] = count
+            take = [0] * 6
+            take[0] = change
+            deal = Deal(tuple(give), tuple(take), (self.board.spaces[space].id,))  # type: ignore[arg-type]
+            self._purchases[key] = deal
+        return deal
 
     def new_initial_state(self) -> Any:
         from ranchhand.games.rancho.state import RanchoState
@@ -109,3 +129,9 @@ class RanchoGame(Game):
                 / max(1, sum(1 for d in details if d.get("winner") is not None))
             ),
         }
+
+
+def _single(counts: tuple[int, ...]) -> tuple[int, int]:
+    """The one species of a ladder side and its count."""
+    kind = next(k for k, n in enumerate(counts) if n)
+    return kind, counts[kind]
