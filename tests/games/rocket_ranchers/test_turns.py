@@ -6,7 +6,7 @@ import pytest
 
 from ranchhand.core import CHANCE, IllegalAction
 from ranchhand.games.rocket_ranchers.actions import Dogship, EndTurn, Form, Occupy, Reboot
-from ranchhand.games.rocket_ranchers.state import AFTER, PLACE
+from ranchhand.games.rocket_ranchers.phases import AFTER, PLACE
 from tests.games.rocket_ranchers.helpers import cells, finish_refill, table
 
 

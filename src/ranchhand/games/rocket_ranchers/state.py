@@ -13,29 +13,27 @@ from collections.abc import Hashable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ranchhand.core import CHANCE, ChanceOutcomes, Outcome, RecordError, State
+from ranchhand.core import CHANCE, ChanceOutcomes, Outcome, State
 from ranchhand.games.rocket_ranchers.actions import (
     END_TURN,
     REBOOT,
     Beam,
     Dogship,
     Draw,
-    EndTurn,
     Form,
     Occupy,
     Reboot,
-    cell_index,
 )
 from ranchhand.games.rocket_ranchers.notation import parse_action
 from ranchhand.games.rocket_ranchers.observation import RocketObservation
+from ranchhand.games.rocket_ranchers.phases import AFTER, FILL, PHASES, PLACE, START
+from ranchhand.games.rocket_ranchers.reasons import why_illegal
 from ranchhand.games.rocket_ranchers.scoring import Corral, score_players, winner
+from ranchhand.games.rocket_ranchers.serial import load_state_json, state_to_json
 from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, EMPTY, HIDDEN, neighbours
 
 if TYPE_CHECKING:
     from ranchhand.games.rocket_ranchers.game import RocketGame
-
-FILL, START, PLACE, AFTER = range(4)
-PHASES = ("fill", "start", "place", "after")
 
 
 class RocketState(State):
@@ -141,73 +139,7 @@ class RocketState(State):
 
     # ----------------------------------------------------------- the reasons
     def _why_illegal(self, action: Hashable, player: int) -> str | None:
-        phase = PHASES[self.phase]
-        if isinstance(action, Beam):
-            return self._why_not_beam(action, player)
-        if isinstance(action, Reboot):
-            if self.phase != START:
-                return f"a reboot takes a whole turn; it is not possible in the {phase} phase"
-            return "all your tractor beams are face up; a manual reboot needs one face down"
-        if isinstance(action, Dogship):
-            return self._why_not_swap(action, player)
-        if isinstance(action, Form | Occupy):
-            return self._why_not_place(action, player)
-        if isinstance(action, EndTurn):
-            return "your turn ends by using a beam or rebooting; 'end' follows the refill"
-        if isinstance(action, Draw):
-            return "only chance draws cards"
-        return f"{action!r} is not a Rocket Ranchers action"
-
-    def _why_not_beam(self, action: Beam, player: int) -> str:
-        if self.phase != START:
-            return f"a beam starts a turn; now is the {PHASES[self.phase]} phase"
-        index = self.tables.beam_index.get(action.shape.lower())
-        if index is None:
-            names = ", ".join(b.name for b in self.tables.beams)
-            return f"there is no beam {action.shape}; beams are {names}"
-        if not self.beams[player] >> index & 1:
-            return f"your {action.shape} beam is face down until your next reboot"
-        return (
-            f"{action.shape} r{action.rotation} anchored at {action.cell} would reach outside "
-            "the 4x4 display; a beam must lie wholly inside it"
-        )
-
-    def _why_not_swap(self, action: Dogship, player: int) -> str:
-        if self.phase not in (START, AFTER):
-            return "the dogship may be used before the beam or after the refill"
-        if not self.dogship[player]:
-            return "your dogship is face down until your next reboot"
-        first, second = cell_index(action.first), cell_index(action.second)
-        if first is None or second is None or first == second:
-            return "the dogship swaps two different display cells"
-        cards = (self.display[first], self.display[second])
-        if CAT in cards:
-            return "the dogship may not swap Space Cats"
-        if EMPTY in cards:
-            return "the dogship swaps two cards; one of these cells is empty"
-        biomes = [self.tables.deck.biomes[self.tables.biome[c]] for c in cards]
-        return (
-            f"{action.first} is {biomes[0]} and {action.second} is {biomes[1]}; "
-            "the dogship swaps two cards of the same biome"
-        )
-
-    def _why_not_place(self, action: Form | Occupy, player: int) -> str:
-        if self.phase != PLACE:
-            return "there is no collected card to place now"
-        kind = self.tables.kind_by_text.get(action.card)
-        if kind not in self.pending:
-            waiting = ", ".join(self.tables.text[k] for k in self.pending)
-            return f"{action.card} is not among your collected cards ({waiting})"
-        assert isinstance(action, Occupy)
-        corrals = self.corrals[player]
-        if not 1 <= action.corral <= len(corrals):
-            return f"you have {len(corrals)} corrals; form a new one with 'form {action.card}'"
-        face_up = corrals[action.corral - 1][1]
-        held = self.tables.deck.species[self.tables.species[face_up[0]]]
-        return (
-            f"corral {action.corral} holds {held}; a {action.card.split('/')[0]} card must go "
-            "to an empty corral, one of its species, or form a new corral"
-        )
+        return why_illegal(self, action, player)
 
     # -------------------------------------------------------------- the moves
     def _apply(self, action: Hashable, player: int) -> None:
@@ -404,67 +336,10 @@ class RocketState(State):
 
     # -------------------------------------------------------------- the JSON
     def _to_json(self) -> dict[str, Any]:
-        text = self.tables.card_text
-        return {
-            "deck": {self.tables.text[k]: n for k, n in enumerate(self.deck) if n},
-            "deck_cats": self.deck_cats,
-            "display": [text(c) for c in self.display],
-            "corrals": [
-                [{"founder": text(f), "face_up": [text(k) for k in up]} for f, up in mine]
-                for mine in self.corrals
-            ],
-            "floof": list(self.floof),
-            "beams": [
-                [bool(b >> i & 1) for i in range(len(self.tables.beams))] for b in self.beams
-            ],
-            "dogship": list(self.dogship),
-            "player": self.player,
-            "phase": PHASES[self.phase],
-            "setting_up": self.setting_up,
-            "pending": [text(k) for k in self.pending],
-        }
+        return state_to_json(self)
 
     def load_json(self, data: Mapping[str, Any]) -> None:
         """Fill this fresh state from :meth:`_to_json` data (raises RecordError if bad)."""
-        tables = self.tables
-        try:
-            self.deck = [0] * tables.kinds
-            for card, count in data["deck"].items():
-                self.deck[tables.kind_by_text[card]] = int(count)
-            self.deck_cats = int(data["deck_cats"])
-            self.deck_size = sum(self.deck) + self.deck_cats
-            self.left = [k for k, n in enumerate(self.deck) if n]
-            self.display = [_card(tables.card_of, c) for c in data["display"]]
-            self.corrals = [
-                [
-                    (
-                        _card(tables.card_of, c["founder"]),
-                        tuple(tables.kind_by_text[k] for k in c["face_up"]),
-                    )
-                    for c in mine
-                ]
-                for mine in data["corrals"]
-            ]
-            self.public = [tuple((HIDDEN, up) for _, up in mine) for mine in self.corrals]
-            self.floof = [int(n) for n in data["floof"]]
-            self.beams = [sum(1 << i for i, up in enumerate(b) if up) for b in data["beams"]]
-            self.dogship = [bool(d) for d in data["dogship"]]
-            self.player = int(data["player"])
-            self.phase = PHASES.index(data["phase"])
-            self.setting_up = bool(data["setting_up"])
-            self.pending = [tables.kind_by_text[k] for k in data["pending"]]
-        except (KeyError, TypeError, ValueError) as error:
-            raise RecordError(f"rocket-ranchers state JSON is malformed: {error!r}") from None
-        if len(self.display) != CELLS or len(self.corrals) != self.game.players:
-            raise RecordError("rocket-ranchers state JSON: wrong display size or player count")
+        load_state_json(self, data)
         if not self.deck_size and self.player == 0 and self.phase == START and not self.setting_up:
             self.over = self._final_outcome()
-
-
-def _card(card_of: Any, text: str) -> int:
-    if text == "empty":
-        return EMPTY
-    card = card_of(text)
-    if card is None:
-        raise ValueError(f"unknown card {text!r}")
-    return card
