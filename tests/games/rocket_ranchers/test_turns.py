@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ranchhand.core import CHANCE, IllegalAction
+from ranchhand.core import CHANCE, IllegalAction, InvalidAction, OptionError
 from ranchhand.games.rocket_ranchers.actions import Dogship, EndTurn, Form, Occupy, Reboot
+from ranchhand.games.rocket_ranchers.game import RocketGame
 from ranchhand.games.rocket_ranchers.phases import AFTER, PLACE
 from tests.games.rocket_ranchers.helpers import cells, finish_refill, table
 
@@ -178,3 +179,41 @@ def test_after_the_deck_runs_out_empty_cells_give_nothing() -> None:
     if state.phase == AFTER:
         state.apply_text("end")
     assert state.is_terminal()
+
+
+def test_actions_out_of_their_phase_are_refused_with_the_reason() -> None:
+    state = table({"a1": "kow/tundra/2", "b1": "bako/tundra/2"})
+    with pytest.raises(IllegalAction, match="'end' follows the refill"):
+        state.apply_text("end")
+    with pytest.raises(IllegalAction, match="no collected card to place"):
+        state.apply_text("form kow/tundra/2")
+    state.apply_text("beam I2 r0 @a1")
+    with pytest.raises(IllegalAction, match="now is the place phase"):
+        state.apply_text("beam O4 r0 @c3")
+    with pytest.raises(IllegalAction, match="before the beam or after the refill"):
+        state.apply_text("dogship c1 d1")
+    with pytest.raises(IllegalAction, match="not possible in the place phase"):
+        state.apply_text("reboot")
+    with pytest.raises(IllegalAction, match="only chance draws cards"):
+        state.apply_text("draw cat")
+
+
+def test_bad_texts_say_what_was_expected() -> None:
+    state = table()
+    for text, reason in [
+        ("beam Z9 @a1", "expected a beam name"),
+        ("beam L3 r45 @a1", "beams turn by r0, r90, r180 or r270"),
+        ("beam L3 r90", "say where the beam goes"),
+        ("dogship a1", "expected two cells"),
+        ("form cow/tundra/2", "is no Wildlife card"),
+        ("fly away", "expected one of"),
+    ]:
+        with pytest.raises(InvalidAction, match=reason):
+            state.parse_action(text)
+
+
+def test_bad_option_values_are_refused() -> None:
+    with pytest.raises(OptionError, match="abundance_table"):
+        RocketGame(2, abundance_table="generous")
+    with pytest.raises(OptionError, match="6 players is not allowed"):
+        RocketGame(6)
