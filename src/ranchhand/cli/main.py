@@ -79,7 +79,9 @@ def play_command(
     ] = "human,greedy,greedy",
     seed: Annotated[int | None, typer.Option(help="Seed for dice, draws and bots.")] = None,
     option: OptionList = None,
-    record: Annotated[Path | None, typer.Option(help="Where to save the game record.")] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Where to save the record (default records/GAME-SEED.json).")
+    ] = None,
 ) -> None:
     """Play in the terminal against bots or friends (hot-seat)."""
     try:
@@ -97,7 +99,8 @@ def play_command(
         HumanSeat(table, console.input) if n == "human" else factories[n]() for n in names
     ]
     log = Record.start(loaded, names, seed)
-    path = record or Path(f"{loaded.id}-{seed}.json")
+    path = record or Path("records") / f"{loaded.id}-{seed}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
 
     def listen(state, player, action):  # type: ignore[no-untyped-def]
         log.add(player, action)

@@ -43,8 +43,8 @@ class Table:
     game: Game
     humans: set[int]
     names: list[str]
-    events: list[tuple[int, str]] = field(default_factory=list)
-    pending: list[tuple[int, str]] = field(default_factory=list)
+    events: list[dict[int, str]] = field(default_factory=list)
+    pending: list[dict[int, str]] = field(default_factory=list)
     seen: dict[int, int] = field(default_factory=dict)
     last_human: int | None = None
 
@@ -52,21 +52,28 @@ class Table:
         return "chance" if player == CHANCE else f"P{player} {self.names[player]}"
 
     def note(self, state: State, player: int, action: Hashable) -> None:
-        """Log an action before it is applied; secret choices wait until all are made."""
-        if state.current_player() != SIMULTANEOUS:
-            self.events.extend(self.pending)
-            self.pending.clear()
-        text = state.describe_for(None, action, player) if player == CHANCE else str(action)
-        entry = (player, text)
+        """Log an action before it is applied, as each human at the table may see it.
+
+        The text comes from ``state.describe_for`` (a card given away stays secret
+        from the others); choices at a simultaneous node wait until all are made.
+        """
+        self._release(state)
+        entry = {
+            viewer: f"{self.name(player)}: {state.describe_for(viewer, action, player)}"
+            for viewer in self.humans
+        }
         (self.pending if state.current_player() == SIMULTANEOUS else self.events).append(entry)
 
     def since_last_turn(self, player: int, state: State) -> list[str]:
+        self._release(state)
+        start = self.seen.get(player, 0)
+        self.seen[player] = len(self.events)
+        return _collapse([entry[player] for entry in self.events[start:]])
+
+    def _release(self, state: State) -> None:
         if state.current_player() != SIMULTANEOUS:
             self.events.extend(self.pending)
             self.pending.clear()
-        start = self.seen.get(player, 0)
-        self.seen[player] = len(self.events)
-        return _collapse([f"{self.name(actor)}: {text}" for actor, text in self.events[start:]])
 
 
 def _collapse(lines: list[str]) -> list[str]:

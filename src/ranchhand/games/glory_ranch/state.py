@@ -477,6 +477,12 @@ class GloryState(State):
         what = {"banish": "discard", "return": "return to its owner's hand"}.get(top[2], top[2])
         return f"player {top[1]} picks a ranch card to {what}"
 
+    def describe_for(self, viewer: int | None, action: Hashable, player: int) -> str:
+        """Cards given or passed stay secret from everyone but the giver."""
+        if isinstance(action, HandCard) and action.verb in ("give", "pass") and viewer != player:
+            return f"{action.verb}s a card"
+        return super().describe_for(viewer, action, player)
+
     def observe(self, player: int) -> GloryObservation:
         game = self.game
         top = self.stack[-1] if self.stack else None
