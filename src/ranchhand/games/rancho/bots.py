@@ -170,12 +170,16 @@ class GreedyBot(Bot):
         ):
             if mine[dog] or exposed < worry:
                 continue
+            keep = RABBITS_KEPT if paid_with == RABBIT else 1
             for deal in offered:
-                if deal.take[dog] == 1 and not deal.pastures and deal.give[paid_with]:
-                    if mine[paid_with] - deal.give[paid_with] >= (
-                        RABBITS_KEPT if paid_with == RABBIT else 1
-                    ):
-                        return deal
+                paid = deal.give[paid_with]
+                if (
+                    deal.take[dog] == 1
+                    and not deal.pastures
+                    and paid
+                    and mine[paid_with] - paid >= keep
+                ):
+                    return deal
         return None
 
     # ----------------------------------------------------------------- dog

@@ -143,7 +143,7 @@ class RanchoState(State):
             size = SMALL_DOG if self.strike and self.strike[0] == FOX else LARGE_DOG
             return [Dog(True, size), Dog(False, size)]
         if phase == RETURN:
-            return [Return(r) for r in self.return_choices(player)]
+            return [Return(r) for r in self.return_choices(player)]  # type: ignore[arg-type]
         return []
 
     def _why_illegal(self, action: Hashable, player: int) -> str | None:
@@ -209,32 +209,31 @@ class RanchoState(State):
 
     # --------------------------------------------------------------- apply
     def _apply(self, action: Hashable, player: int) -> None:
-        kind = type(action)
-        if kind is DiceRoll:
-            self._rolled(action)  # type: ignore[arg-type]
-        elif kind is Strike:
-            self._struck(action.price)  # type: ignore[union-attr]
-        elif kind is Roll:
+        if isinstance(action, DiceRoll):
+            self._rolled(action)
+        elif isinstance(action, Strike):
+            self._struck(action.price)
+        elif isinstance(action, Roll):
             self.phase = ROLL
             self.strikes = []
-        elif kind is DealAction:
-            self._deal(player, action)  # type: ignore[arg-type]
-        elif kind is ArrangeSafest:
+        elif isinstance(action, DealAction):
+            self._deal(player, action)
+        elif isinstance(action, ArrangeSafest):
             self.place(player)
-        elif kind is Arrange:
-            self.pieces[player] = self.resolve(action)[0]  # type: ignore[arg-type]
-        elif kind is EndTurn:
+        elif isinstance(action, Arrange):
+            self.pieces[player] = self.resolve(action)[0]
+        elif isinstance(action, EndTurn):
             self.player = (self.player + 1) % self.game.players
             self.phase = EXPAND
             self._end_turn()
-        elif kind is First:
-            other = WOLF if action.predator == FOX else FOX  # type: ignore[union-attr]
-            self.predators = [action.predator, other]  # type: ignore[union-attr]
+        elif isinstance(action, First):
+            other = WOLF if action.predator == FOX else FOX
+            self.predators = [action.predator, other]
             self.phase = STRIKE
-        elif kind is Dog:
-            self._dog(player, action.give)  # type: ignore[union-attr]
-        elif kind is Return:
-            self._return(player, action.animals)  # type: ignore[union-attr]
+        elif isinstance(action, Dog):
+            self._dog(player, action.give)
+        elif isinstance(action, Return):
+            self._return(player, action.animals)
 
     def _deal(self, player: int, deal: DealAction) -> None:
         mine, herd, board = self.animals[player], self.herd, self.game.board
@@ -505,9 +504,8 @@ class RanchoState(State):
                 if problem or (counts_of(pieces) != state.animals[p][:4] and not waiting):
                     raise ValueError(f"player {p}: arrangement {text!r} does not match the animals")
                 state.pieces[p] = pieces
-            state.dice = (
-                None if data["dice"] is None else tuple(FACES.index(f) for f in data["dice"])
-            )  # type: ignore[assignment]
+            dice = data["dice"]
+            state.dice = None if dice is None else (FACES.index(dice[0]), FACES.index(dice[1]))
             names = {v: k for k, v in PREDATOR_NAMES.items()}
             state.predators = [names[p] for p in data["predators"]]
             strike = data["strike"]
