@@ -1,9 +1,10 @@
+"""What a shared screen may say about other players' actions."""
+
+from ranchhand import load
+from ranchhand.games.glory_ranch.actions import HandCard
 
 
 def test_log_hides_a_given_card_from_everyone_but_the_giver() -> None:
-    from ranchhand import load
-    from ranchhand.games.glory_ranch.actions import HandCard
-
     state = load("glory-ranch", 3).new_initial_state()
     action = HandCard("give", "wyvern")
     assert state.describe_for(0, action, 0) == "give wyvern"
