@@ -72,7 +72,9 @@ class GreedyBot(Bot):
     """Reboot when the best face-up beam is worth less than this share of the best owned."""
 
     def __init__(self) -> None:
-        self._curves: dict[tuple[int, str], tuple[tuple[float, ...], tuple[float, ...]]] = {}
+        self._prepared_for: object = None
+        self._table: tuple[tuple[float, ...], ...] = ()
+        self._dots = False
         self._homes: tuple[dict[int, list[tuple[int, int, float]]], bool] = ({}, False)
         self._known_corrals: tuple[object, ...] | None = None
         self._known_options: object = None
@@ -81,6 +83,7 @@ class GreedyBot(Bot):
     def act(
         self, observation: RocketObservation, legal_actions: Sequence[Hashable], rng: random.Random
     ) -> Hashable:
+        self._prepare(observation)
         if observation.phase == "place":
             return self._place(observation, legal_actions)
         if observation.phase == "after":
@@ -88,33 +91,30 @@ class GreedyBot(Bot):
         return self._start(observation)
 
     # ------------------------------------------------------------ valuation
-    def _curves_for(self, obs: RocketObservation) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        key = (id(obs.tables), obs.options["abundance_counts"])
-        curves = self._curves.get(key)
-        if curves is None:
-            scores = obs.tables.scores
-            curves = (
-                _potential_curve(scores.abundance, 60, self.partial),
-                _potential_curve(scores.variety, 10, self.partial),
+    def _prepare(self, obs: RocketObservation) -> None:
+        """Load the potential table of this game's options (built once per options)."""
+        if obs.options is self._prepared_for:
+            return
+        scores = obs.tables.scores
+        abundance = _potential_curve(scores.abundance, 60, self.partial)
+        variety = _potential_curve(scores.variety, 10, self.partial)
+        way = obs.options["corral_scoring"]
+        self._table = tuple(
+            tuple(
+                a if way == "abundance" else v if way == "variety" else max(a, v) for v in variety
             )
-            self._curves[key] = curves
-        return curves
+            for a in abundance
+        )
+        self._dots = obs.options["abundance_counts"] == "dots"
+        self._prepared_for = obs.options
 
     def _potential(self, obs: RocketObservation, amount: int, biomes: int) -> float:
         """The potential of a corral with ``amount`` cards (or dots) in ``biomes`` biomes."""
-        abundance, variety = self._curves_for(obs)
-        a = abundance[min(amount, len(abundance) - 1)]
-        v = variety[min(biomes, len(variety) - 1)]
-        way = obs.options["corral_scoring"]
-        if way == "abundance":
-            return a
-        if way == "variety":
-            return v
-        return a if a > v else v
+        return self._table[min(amount, 60)][min(biomes, 10)]
 
     def _size(self, obs: RocketObservation, kind: int) -> int:
         """What one card adds to a corral's Abundance count: 1, or its dots."""
-        return obs.tables.dots[kind] if obs.options["abundance_counts"] == "dots" else 1
+        return obs.tables.dots[kind] if self._dots else 1
 
     def _corral_gain(self, obs: RocketObservation, face_up: Sequence[int], kind: int) -> float:
         """The rise in potential when ``kind`` joins a corral holding ``face_up``."""
