@@ -53,6 +53,9 @@ WOLF_WORRY = 18
 """Value (in rabbits) of sheep, cows and horses outside the pen worth a large dog."""
 FOX_WORRY = 12
 """Rabbits outside the pen worth a small dog."""
+ROOM = 2
+ROOM_PER_RABBITS = 12
+"""Free spaces kept for newborns: ROOM, plus one per ROOM_PER_RABBITS rabbits."""
 DEALS_PER_TURN = 40
 """At most this many expand actions in one turn before rolling."""
 
@@ -100,7 +103,7 @@ class GreedyBot(Bot):
             return win
         mine = state.animals[me]
         offered = [a for a in legal if isinstance(a, Deal)]
-        step = self.trade_up(mine, offered)
+        step = self.trade_up(mine, offered) or self.restock(mine, offered)
         if step is not None:
             return step
         room = self.room(state, me, offered)
@@ -135,12 +138,36 @@ class GreedyBot(Bot):
         return None
 
     @staticmethod
+    def restock(mine: list[int], offered: list[Deal]) -> Deal | None:
+        """Trade one step down to restore a species that is gone (rabbits breed fastest)."""
+        wanted: list[tuple[int, int, int]] = []  # (give kind, take kind, count taken)
+        down = ((SHEEP, RABBIT, 6), (COW, SHEEP, 2), (HORSE, COW, 2))
+        for missing in (RABBIT, SHEEP, COW):
+            if mine[missing]:
+                continue
+            # The nearest species above with a spare animal pays, one step at a time.
+            for give_kind, take_kind, count in down[missing:]:
+                if mine[give_kind] >= 2:
+                    wanted.append((give_kind, take_kind, count))
+                    break
+        for give_kind, take_kind, count in wanted:
+            for deal in offered:
+                if (
+                    not deal.pastures
+                    and deal.give[give_kind] == 1
+                    and deal.take[take_kind] == count
+                    and sum(deal.give) == 1
+                ):
+                    return deal
+        return None
+
+    @staticmethod
     def room(state: RanchoState, me: int, offered: list[Deal]) -> Deal | None:
         """Buy the least struck pasture when free space runs low (newborns need room)."""
         grazing = state.game.grazing
         mine = state.animals[me]
         free = state.region(me).bit_count() - grazing.spaces_needed(mine)
-        if free >= 2 + mine[RABBIT] // 12:
+        if free >= ROOM + mine[RABBIT] // ROOM_PER_RABBITS:
             return None
         board = state.game.board
         best: tuple[int, int, int] | None = None
