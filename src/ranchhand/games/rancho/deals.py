@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 from typing import TYPE_CHECKING
 
-from ranchhand.games.rancho.actions import NONE, Counts, Deal, animals_text
+from ranchhand.games.rancho.actions import Counts, Deal, animals_text
 from ranchhand.games.rancho.board import iter_bits
 from ranchhand.games.rancho.tables import (
     COW,
@@ -55,11 +55,7 @@ def value(counts: tuple[int, ...], values: tuple[int, ...]) -> int:
 
 def frontier(state: RanchoState, player: int) -> int:
     """The free pastures adjacent to the player's pen or pastures."""
-    board = state.game.board
-    near = 0
-    for space in iter_bits(state.region(player)):
-        near |= board.neighbour_mask[space]
-    return near & board.pasture_mask & ~state.taken
+    return state.game.around(state.region(player)) & ~state.taken
 
 
 def deal_problem(state: RanchoState, player: int, deal: Deal) -> str | None:
@@ -268,19 +264,30 @@ def payment_for(state: RanchoState, player: int, price: int, rabbits_kept: int =
     Rabbits first; otherwise the smallest single animal worth at least the price,
     with the change taken from the herd in rabbits.
     """
-    mine, herd, values = state.animals[player], state.herd, state.game.values
+    paid = payment_kind(state.animals[player], state.herd, state.game.values, price, rabbits_kept)
+    if paid is None:
+        return None
+    kind, change = paid
+    give = [0] * 6
+    give[kind] = price if kind == RABBIT else 1
+    take = [0] * 6
+    take[RABBIT] = change
+    return Deal(tuple(give), tuple(take))  # type: ignore[arg-type]
+
+
+_PAY_ORDER = (SMALL_DOG, SHEEP, LARGE_DOG, COW, HORSE)
+
+
+def payment_kind(
+    mine: list[int], herd: list[int], values: tuple[int, ...], price: int, rabbits_kept: int = 0
+) -> tuple[int, int] | None:
+    """(kind paid, rabbits of change) for :func:`payment_for`, without building a deal."""
     if mine[RABBIT] - rabbits_kept >= price:
-        give = [0] * 6
-        give[RABBIT] = price
-        return Deal(tuple(give), NONE)  # type: ignore[arg-type]
-    for kind in (SMALL_DOG, SHEEP, LARGE_DOG, COW, HORSE):
+        return RABBIT, 0
+    for kind in _PAY_ORDER:
         change = values[kind] - price
         if mine[kind] and change >= 0 and herd[RABBIT] >= change:
-            give = [0] * 6
-            give[kind] = 1
-            take = [0] * 6
-            take[RABBIT] = change
-            return Deal(tuple(give), tuple(take))  # type: ignore[arg-type]
+            return kind, change
     return None
 
 
@@ -293,7 +300,9 @@ def offered_deals(state: RanchoState, player: int) -> list[Deal]:
     game = state.game
     mine, herd = state.animals[player], state.herd
     region = state.region(player)
-    fits = game.grazing.fits
+    grazing = game.grazing
+    room = region.bit_count()
+    per_space = grazing.per_space
     out: list[Deal] = []
     for deal, give_kind, give_n, take_kind, take_n in game.ladder_deals:
         if mine[give_kind] < give_n or herd[take_kind] < take_n:
@@ -303,30 +312,32 @@ def offered_deals(state: RanchoState, player: int) -> list[Deal]:
             after[take_kind] += take_n
             if give_kind < 4:
                 after[give_kind] -= give_n
-            if not fits(region, after):
+            if take_kind >= 2:  # a cow or a horse: its shape matters
+                if not grazing.fits(region, after):
+                    continue
+            elif -(-after[0] // per_space) + after[1] + 2 * after[2] + 3 * after[3] > room:
                 continue
         out.append(deal)
     if state.land[player].bit_count() >= MAX_PASTURES:
         return out
-    board = game.board
-    near = frontier(state, player)
+    near = game.around(region) & ~state.taken
     if not near:
         return out + _blocked_offers(state, player)
+    spaces, values = game.board.spaces, game.values
     for space in iter_bits(near):
-        price = board.spaces[space].price
+        price = spaces[space].price
         if mine[RABBIT] >= price:
             out.append(game.purchase(space, RABBIT, price, 0))
             continue
-        pay = payment_for(state, player, price)
-        if pay is None:
+        paid = payment_kind(mine, herd, values, price)
+        if paid is None:
             continue
-        kind = next(k for k in range(6) if pay.give[k])
-        change = pay.take[RABBIT]
+        kind, change = paid
         after = mine[:4]
         after[RABBIT] += change
         if kind < 4:
             after[kind] -= 1
-        if fits(region | 1 << space, after):
+        if grazing.fits(region | 1 << space, after):
             out.append(game.purchase(space, kind, 1, change))
     return out
 

@@ -60,6 +60,7 @@ class RanchoGame(Game):
             (Deal(give, take), *_single(give), *_single(take)) for give, take in self.ladder
         )
         self._purchases: dict[tuple[int, int, int, int], Deal] = {}
+        self._around: dict[int, int] = {}
         self.board = load_board(self.options["board"])
         if self.players not in self.board.pens_by_players:
             from ranchhand.core import OptionError
@@ -82,6 +83,23 @@ class RanchoGame(Game):
         self.strike_outcomes = ChanceOutcomes(
             [Strike(p) for p, _ in strikes], [w for _, w in strikes]
         )
+
+    def around(self, region: int) -> int:
+        """The pastures adjacent to ``region`` and outside it (memoised: regions repeat)."""
+        near = self._around.get(region)
+        if near is None:
+            near = 0
+            masks = self.board.neighbour_mask
+            rest = region
+            while rest:
+                low = rest & -rest
+                near |= masks[low.bit_length() - 1]
+                rest ^= low
+            near &= self.board.pasture_mask & ~region
+            if len(self._around) > 100_000:
+                self._around.clear()
+            self._around[region] = near
+        return near
 
     def purchase(self, space: int, kind: int, count: int, change: int) -> Deal:
         """The deal buying ``space`` with ``count`` of ``kind`` and ``change`` rabbits back.
