@@ -27,7 +27,7 @@ class ChanceOutcomes:
     def __init__(self, actions: Sequence[Hashable], weights: Sequence[int]) -> None:
         if len(actions) != len(weights) or not actions:
             raise ValueError("a chance node needs one positive weight per outcome, and outcomes")
-        if any(w <= 0 for w in weights):
+        if min(weights) <= 0:
             raise ValueError("chance weights must be positive")
         self.actions = tuple(actions)
         self.weights = tuple(weights)

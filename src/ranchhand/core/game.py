@@ -209,6 +209,7 @@ class State(ABC):
         self.game = game
         self.turn = 0
         self._legal_cache: dict[int, tuple[list[Hashable], set[Hashable] | None]] = {}
+        self._chance_cache: ChanceOutcomes | None = None
 
     # ----------------------------------------------------------------- hooks
     @abstractmethod
@@ -288,62 +289,40 @@ class State(ABC):
 
     def acting_players(self) -> tuple[int, ...]:
         """The players who must choose now: one, several (simultaneous), or none."""
-        current = self.current_player()
-        if current >= 0:
-            return (current,)
-        if current == SIMULTANEOUS:
-            return self._acting_players()
-        return ()
+        return self._acting(self.current_player())
 
     def legal_actions(self, player: int | None = None) -> list[Hashable]:
         """The actions offered now (chance outcomes at a chance node)."""
-        player = self._resolve_player(player)
-        if player is None or not self._may_act(player):
+        current = self.current_player()
+        if current == TERMINAL:
             return []
-        cached = self._legal_cache.get(player)
-        if cached is None:
-            if player == CHANCE:
-                actions = list(self._chance_outcomes().actions)
-            else:
-                actions = self._legal_actions(player)
-            cached = (actions, None)
-            self._legal_cache[player] = cached
-        return list(cached[0])
+        acting = (CHANCE,) if current == CHANCE else self._acting(current)
+        if player is None:
+            if not acting:
+                return []
+            player = acting[0]
+        elif player not in acting:
+            return []
+        return list(self._legal_entry(player)[0])
 
     def chance_outcomes(self) -> ChanceOutcomes:
         if self.current_player() != CHANCE:
             raise IllegalAction("this is not a chance node", **self._context(None))
-        return self._chance_outcomes()
+        return self._chance_node()
 
     def why_illegal(self, action: Hashable, player: int | None = None) -> str | None:
         """Why ``action`` may not be applied now, or None if it may."""
-        if self.is_terminal():
-            return "the game is over"
-        acting = self.acting_players() if self.current_player() != CHANCE else (CHANCE,)
-        if player is None:
-            player = acting[0] if len(acting) == 1 else None
-            if player is None:
-                return f"several players choose at once ({_players(acting)}); say which player acts"
-        if player not in acting:
-            return f"it is not {_who(player)}'s turn to act; waiting for {_players(acting)}"
-        if self._in_legal_list(action, player):
-            return None
-        if player == CHANCE:
-            return f"{action} is not an outcome of this chance node"
-        return self._why_illegal(action, player) or None
+        return self._check(action, player)[0]
 
     def is_legal(self, action: Hashable, player: int | None = None) -> bool:
         return self.why_illegal(action, player) is None
 
     def apply(self, action: Hashable, player: int | None = None) -> None:
         """Apply ``action``; raise IllegalAction with the reason and change nothing."""
-        if player is None and not self.is_terminal():
-            acting = self.acting_players() or (CHANCE,)
-            player = acting[0] if len(acting) == 1 else None
-        reason = self.why_illegal(action, player)
+        reason, player = self._check(action, player)
         if reason is not None:
             raise IllegalAction(reason, text=str(action), **self._context(player))
-        self._legal_cache.clear()
+        self._forget_cached()
         self._apply(action, player)  # type: ignore[arg-type]
 
     def parse_action(self, text: str, player: int | None = None) -> Hashable:
@@ -395,6 +374,7 @@ class State(ABC):
         twin = copy.copy(self)
         twin.__dict__.update(copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "game"}))
         twin._legal_cache = {}
+        twin._chance_cache = None
         return twin
 
     def to_json(self) -> dict[str, Any]:
@@ -412,22 +392,62 @@ class State(ABC):
         """Count one finished player turn (used by ``max_turns`` and statistics)."""
         self.turn += 1
 
-    def _in_legal_list(self, action: Hashable, player: int) -> bool:
+    def _forget_cached(self) -> None:
+        """Drop cached legal actions and chance outcomes; call after editing a state by hand."""
+        self._legal_cache = {}
+        self._chance_cache = None
+
+    def _check(self, action: Hashable, player: int | None) -> tuple[str | None, int | None]:
+        """The one legality check: (reason or None, the player who acts)."""
+        current = self.current_player()
+        if current == TERMINAL:
+            return "the game is over", player
+        acting = (CHANCE,) if current == CHANCE else self._acting(current)
+        if player is None:
+            if len(acting) != 1:
+                return f"several players choose at once ({_players(acting)}); say which", None
+            player = acting[0]
+        if player not in acting:
+            return f"it is not {_who(player)}'s turn to act; waiting for {_players(acting)}", player
+        if self._in_legal_list(action, player):
+            return None, player
+        if player == CHANCE:
+            return f"{action} is not an outcome of this chance node", player
+        return self._why_illegal(action, player) or None, player
+
+    def _acting(self, current: int) -> tuple[int, ...]:
+        if current >= 0:
+            return (current,)
+        if current == SIMULTANEOUS:
+            return self._acting_players()
+        return ()
+
+    def _chance_node(self) -> ChanceOutcomes:
+        """The chance outcomes of this position, computed once per position."""
+        cached = getattr(self, "_chance_cache", None)
+        if cached is None:
+            cached = self._chance_cache = self._chance_outcomes()
+        return cached
+
+    def _legal_entry(self, player: int) -> tuple[list[Hashable], set[Hashable] | None]:
         entry = self._legal_cache.get(player)
         if entry is None:
-            self.legal_actions(player)
-            entry = self._legal_cache[player]
-        actions, lookup = entry
+            if player == CHANCE:
+                actions: list[Hashable] = list(self._chance_node().actions)
+            else:
+                actions = self._legal_actions(player)
+            entry = self._legal_cache[player] = (actions, None)
+        return entry
+
+    def _in_legal_list(self, action: Hashable, player: int) -> bool:
+        actions, lookup = self._legal_entry(player)
+        for offered in actions:  # bots hand back an offered object: no hashing needed
+            if offered is action:
+                return True
         if lookup is None:
             lookup = set(actions)
             self._legal_cache[player] = (actions, lookup)
         return action in lookup
-
-    def _may_act(self, player: int) -> bool:
-        current = self.current_player()
-        if current == CHANCE or player == CHANCE:
-            return current == player
-        return player == current or (current == SIMULTANEOUS and player in self._acting_players())
 
     def _resolve_player(self, player: int | None) -> int | None:
         current = self.current_player()
@@ -435,10 +455,8 @@ class State(ABC):
             return None
         if player is not None:
             return player
-        if current == SIMULTANEOUS:
-            acting = self._acting_players()
-            return acting[0] if acting else None
-        return current
+        acting = (CHANCE,) if current == CHANCE else self._acting(current)
+        return acting[0] if acting else None
 
     def _context(self, player: int | None) -> dict[str, Any]:
         return {"game": self.game.id, "turn": self.turn, "player": player}

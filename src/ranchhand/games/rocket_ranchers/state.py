@@ -326,13 +326,13 @@ class RocketState(State):
         self.deck_cats = cats
         self.deck_size = sum(self.deck) + cats
         self._chance = None
-        self._legal_cache.clear()
+        self._forget_cached()
 
     def set_corrals(self, player: int, corrals: list[Corral]) -> None:
         """Give ``player`` exactly these corrals (constructed positions: tests, puzzles)."""
         self.corrals[player] = list(corrals)
         self.public[player] = tuple((HIDDEN, up) for _, up in corrals)
-        self._legal_cache.clear()
+        self._forget_cached()
 
     # -------------------------------------------------------------- the JSON
     def _to_json(self) -> dict[str, Any]:
