@@ -64,3 +64,12 @@ def test_render_summary_draws_the_score_split() -> None:
     assert abs(parts["abundance"] + parts["variety"] + parts["cats"] - total) < 1e-9
     shown = _text(VIEW.render_summary(summary))
     assert "abundance" in shown and "variety" in shown and "all" in shown
+
+
+def test_the_log_shows_draws_because_they_land_face_up() -> None:
+    import ranchhand
+
+    state = ranchhand.load("rocket-ranchers", 2).new_initial_state()
+    draw = state.chance_outcomes().actions[0]
+    assert state.describe_for(None, draw, -1) == str(draw)
+    assert state.describe_for(1, draw, -1).startswith("draw ")

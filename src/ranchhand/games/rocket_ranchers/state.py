@@ -273,6 +273,10 @@ class RocketState(State):
         }
 
     # ------------------------------------------------------------- the views
+    def describe_for(self, viewer: int | None, action: Hashable, player: int) -> str:
+        """Every draw lands face up in the display, so every outcome is public."""
+        return str(action)
+
     def observe(self, player: int) -> RocketObservation:
         public = list(self.public)
         if 0 <= player < len(public):
