@@ -100,3 +100,27 @@ def test_replay_reports_a_corrupt_record(tmp_path) -> None:  # type: ignore[no-u
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2
     assert "step 0" in result.output
+
+
+def test_compare_puts_each_reading_of_an_option_side_by_side() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "compare",
+            "rocket-ranchers",
+            "--vary",
+            "abundance_table",
+            "--players",
+            "2",
+            "--games",
+            "3",
+            "--jobs",
+            "1",
+        ],
+        env={"COLUMNS": "160"},
+    )
+    assert result.exit_code == 0, result.output
+    assert "rulebook" in result.output and "scoring-card" in result.output
+    assert "abundance" in result.output and "variety" in result.output
+    bad = runner.invoke(app, ["compare", "rocket-ranchers", "--vary", "colour", "--games", "1"])
+    assert bad.exit_code == 2 and "no option 'colour'" in bad.output

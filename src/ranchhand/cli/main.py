@@ -22,6 +22,7 @@ from ranchhand.core.records import Record, replay, replay_steps
 from ranchhand.core.registry import bot_factory, canonical_name, game_module, games, load
 from ranchhand.core.runner import play
 from ranchhand.sim.bench import bench, default_player_counts
+from ranchhand.sim.compare import compare, option_values
 from ranchhand.sim.simulate import Report, Simulation, simulate
 
 app = typer.Typer(
@@ -234,6 +235,71 @@ def _print_report(report: Report) -> None:
     extra = _view(data["game"]).render_summary(data["summary"]) if data["summary"] else None
     if extra is not None:
         console.print(extra)
+
+
+@app.command("compare")
+def compare_command(
+    game: Annotated[str, typer.Argument(help="rancho, rocket-ranchers or glory-ranch")],
+    vary: Annotated[str, typer.Option(help="The option whose readings are compared.")],
+    players: Annotated[
+        list[int] | None, typer.Option(help="Player counts (default: every allowed count).")
+    ] = None,
+    games_: Annotated[int, typer.Option("--games", help="Games per row.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of every row (same games, other rule).")] = 0,
+    bot: Annotated[str, typer.Option(help="The bot in every seat.")] = "greedy",
+    jobs: Annotated[int | None, typer.Option(help="Processes (default: every core).")] = None,
+    option: OptionList = None,
+) -> None:
+    """Simulate every reading of one option side by side (score split, lengths, ties)."""
+    try:
+        values = option_values(game, vary)
+        cls = load(game).__class__
+        counts = players or list(range(cls.min_players, cls.max_players + 1))
+        base = parse_assignments(option or [])
+        base.setdefault("max_turns", str(_default_max_turns(game)))
+        total = len(counts) * len(values) * games_
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task(f"comparing {vary}", total=total)
+            rows = compare(
+                game,
+                vary,
+                counts,
+                games_,
+                seed,
+                bot,
+                tuple(base.items()),
+                jobs,
+                lambda n: progress.advance(task, n),
+            )
+    except RanchhandError as error:
+        _fail(str(error))
+        return
+    headline = list(dict.fromkeys(k for row in rows for k in row.headline))
+    table = RichTable(
+        title=f"{canonical_name(game)}: {vary} compared, {games_} {bot} games per row, seed {seed}",
+        title_justify="left",
+    )
+    for column in ("players", vary, "turns", "ties", "trunc", *headline):
+        table.add_column(column, justify="left" if column == vary else "right", no_wrap=True)
+    table.caption = "turns: mean per game; trunc: games stopped by max_turns; the rest: means"
+    for row in rows:
+        report = row.report
+        table.add_row(
+            str(row.players),
+            str(row.value).lower() if isinstance(row.value, bool) else str(row.value),
+            f"{report['turns']['mean']:.1f}",
+            str(report["ties"]),
+            str(report["truncated"]),
+            *(f"{row.headline.get(k, float('nan')):.1f}" for k in headline),
+        )
+    console.print(table)
 
 
 @app.command("replay")
