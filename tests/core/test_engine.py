@@ -162,3 +162,12 @@ def test_random_bot_only_chooses_legal_actions() -> None:
     state.apply(Roll(1))
     choice = RandomBot().act(state.observe(0), state.legal_actions(0), rng)
     assert state.is_legal(choice, 0)
+
+
+def test_option_allowed_values_read_well() -> None:
+    from ranchhand.core import Option
+
+    assert Option("n", 0, "doc", minimum=0).allowed() == "an integer >= 0"
+    assert Option("n", 1, "doc", minimum=1, maximum=9).allowed() == "an integer 1..9"
+    assert Option("x", "a", "doc", choices=("a", "b")).allowed() == "a, b"
+    assert Option("f", False, "doc", choices=(False, True)).allowed() == "false, true"

@@ -39,10 +39,14 @@ class Option:
         if self.choices:
             return ", ".join(_show(c) for c in self.choices)
         if self.kind is int:
-            low = "" if self.minimum is None else str(self.minimum)
-            high = "" if self.maximum is None else str(self.maximum)
-            return f"an integer {low}..{high}".replace(" ..", " ").rstrip(".")
-        return f"a {self.kind.__name__}"
+            if self.minimum is not None and self.maximum is not None:
+                return f"an integer {self.minimum}..{self.maximum}"
+            if self.minimum is not None:
+                return f"an integer >= {self.minimum}"
+            if self.maximum is not None:
+                return f"an integer <= {self.maximum}"
+            return "an integer"
+        return "any text"
 
     def coerce(self, value: Any, game: str = "") -> Any:
         """Return ``value`` as this option's type, or raise :class:`OptionError`."""
