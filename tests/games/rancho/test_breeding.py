@@ -84,3 +84,24 @@ def test_newborns_that_do_not_fit_go_back_as_the_player_chooses() -> None:
     assert box(state) == before
     state.apply(EndTurn())
     assert state.current_player() == 1 and state.turn == 1
+
+
+def test_roll_and_end_turn_settles_in_advance() -> None:
+    state = position()
+    give(state, 0, "2 sheep + 5 rabbit")
+    own(state, 0, *PASTURES)
+    state.apply_text("roll and end turn")
+    state.apply(DiceRoll(RABBIT, SHEEP))
+    assert state.animals[0][:2] == [8, 3]
+    assert state.current_player() == 1 and state.turn == 1  # no settle step
+    assert state.pieces[0] == state.safest(0)
+
+
+def test_roll_and_end_turn_still_asks_what_goes_back() -> None:
+    state = position()
+    give(state, 0, "6 rabbit + sheep")
+    state.apply(Roll(True))
+    state.apply(DiceRoll(RABBIT, SHEEP))
+    assert state.phase == RETURN
+    state.apply_text("return 2 sheep")
+    assert state.current_player() == 1 and state.turn == 1

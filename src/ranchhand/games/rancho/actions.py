@@ -37,10 +37,17 @@ def animals_text(counts: tuple[int, ...]) -> str:
 
 @dataclass(frozen=True)
 class Roll:
-    """End the expand step and roll the two twelve-sided dice."""
+    """End the expand step and roll the two twelve-sided dice.
+
+    ``end`` ("roll and end turn") settles in advance: after breeding the animals
+    take the engine's safest arrangement and the turn ends without a settle step,
+    the same as answering ``arrange safest`` then ``end turn`` there.
+    """
+
+    end: bool = False
 
     def __str__(self) -> str:
-        return "roll"
+        return "roll and end turn" if self.end else "roll"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 The grammar (words are case-insensitive, plurals and "a"/"an" forgiven)::
 
-    roll                                      end the expand step
+    roll | roll and end turn                  end the expand step (and settle in advance)
     trade <animals> > <animals>               e.g. trade 2 sheep + small dog > 3 rabbit + ...
     buy <spaces>[ + <animals>][ via <spaces>] with <animals>
     arrange <piece>; <piece>; ...             piece: [N] rabbit|sheep|cow|horse @a-b-c
@@ -73,6 +73,8 @@ def parse(text: str, is_space: IsSpace) -> Hashable:
     word, _, rest = said.partition(" ")
     simple: dict[str, Hashable] = {
         "roll": Roll(),
+        "roll and end turn": Roll(True),
+        "roll and end": Roll(True),
         "arrange safest": ArrangeSafest(),
         "end turn": EndTurn(),
         "end": EndTurn(),

@@ -78,6 +78,7 @@ class RanchoState(State):
         self.dog_queue: list[int] = []
         self.strikes: list[tuple[int, int]] = []
         self.winner = -1
+        self.settled = False  # "roll and end turn": no settle step after breeding
         self.eaten_value = 0
         self.dogs_given = 0
 
@@ -128,7 +129,7 @@ class RanchoState(State):
     def _legal_actions(self, player: int) -> list[Hashable]:
         phase = self.phase
         if phase == EXPAND:
-            actions: list[Hashable] = [Roll()]
+            actions: list[Hashable] = [Roll(), Roll(True)]
             if self.safest(player) != self.pieces[player]:
                 actions.append(ArrangeSafest())
             actions.extend(deals.offered_deals(self, player))
@@ -216,6 +217,7 @@ class RanchoState(State):
         elif isinstance(action, Roll):
             self.phase = ROLL
             self.strikes = []
+            self.settled = action.end
         elif isinstance(action, DealAction):
             self._deal(player, action)
         elif isinstance(action, ArrangeSafest):
@@ -223,9 +225,7 @@ class RanchoState(State):
         elif isinstance(action, Arrange):
             self.pieces[player] = self.resolve(action)[0]
         elif isinstance(action, EndTurn):
-            self.player = (self.player + 1) % self.game.players
-            self.phase = EXPAND
-            self._end_turn()
+            self._next_turn()
         elif isinstance(action, First):
             other = WOLF if action.predator == FOX else FOX
             self.predators = [action.predator, other]
@@ -337,11 +337,25 @@ class RanchoState(State):
                 herd[kind] -= born
         if self.game.grazing.fits(self.region(player), mine):
             self.place(player)
-            self.phase = SETTLE
-            if self.full_herd(player):
-                self.winner = player
+            self._settle(player)
         else:
             self.phase = RETURN
+
+    def _settle(self, player: int) -> None:
+        """After breeding: a full herd wins; otherwise the settle step, or the next turn."""
+        if self.full_herd(player):
+            self.winner = player
+            self.phase = SETTLE
+        elif self.settled:
+            self._next_turn()
+        else:
+            self.phase = SETTLE
+
+    def _next_turn(self) -> None:
+        self.player = (self.player + 1) % self.game.players
+        self.phase = EXPAND
+        self.settled = False
+        self._end_turn()
 
     # --------------------------------------------------------------- return
     def return_problem(self, player: int, animals: tuple[int, ...]) -> str | None:
@@ -401,9 +415,7 @@ class RanchoState(State):
             self.animals[player][kind] -= animals[kind]
             self.herd[kind] += animals[kind]
         self.place(player)
-        self.phase = SETTLE
-        if self.full_herd(player):
-            self.winner = player
+        self._settle(player)
 
     # ------------------------------------------------------------- outcome
     def _outcome(self) -> Outcome | None:
@@ -467,6 +479,7 @@ class RanchoState(State):
             "strikes": [[PREDATOR_NAMES[p], price] for p, price in self.strikes],
             "dog_queue": list(self.dog_queue),
             "winner": self.winner if self.winner >= 0 else None,
+            "settled": self.settled,
             "eaten_value": self.eaten_value,
             "dogs_given": self.dogs_given,
         }
@@ -513,6 +526,7 @@ class RanchoState(State):
             state.strikes = [(names[p], int(price)) for p, price in data["strikes"]]
             state.dog_queue = [int(p) for p in data["dog_queue"]]
             state.winner = -1 if data["winner"] is None else int(data["winner"])
+            state.settled = bool(data["settled"])
             state.eaten_value = int(data["eaten_value"])
             state.dogs_given = int(data["dogs_given"])
         except (KeyError, ValueError, TypeError, IndexError, InvalidAction) as error:
