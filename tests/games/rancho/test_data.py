@@ -29,6 +29,15 @@ def test_board_rings_prices_and_pens() -> None:
         assert 4 in touching and 1 not in touching and 2 not in touching, pen
 
 
+def test_another_map_is_another_file() -> None:
+    game = RanchoGame(6, board="hex-compact")
+    prices = [s.price for s in game.board.spaces if not s.is_pen]
+    assert (prices.count(1), prices.count(2), prices.count(4)) == (6, 12, 18)
+    assert len(game.board.forest) == 1 and len(game.pens) == 6
+    state = game.new_initial_state()
+    assert state.herd[:4] == [60 - 6, 18 - 6, 12, 6]
+
+
 def test_adjacency_is_symmetric_and_hexagonal() -> None:
     board = load_board("hex-rings")
     for space in board.spaces:
@@ -103,7 +112,7 @@ def test_farmer_dice_never_show_two_foxes() -> None:
 
 
 def test_unknown_option_values_are_refused() -> None:
-    with pytest.raises(OptionError, match=r"allowed: hex-rings"):
+    with pytest.raises(OptionError, match=r"allowed: hex-compact, hex-rings"):
         RanchoGame(2, board="square")
     with pytest.raises(OptionError, match=r"dice"):
         RanchoGame(2, dice="loaded")

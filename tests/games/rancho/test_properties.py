@@ -16,6 +16,7 @@ from tests.games.rancho.helpers import box
 
 OPTIONS = st.fixed_dictionaries(
     {
+        "board": st.sampled_from(["hex-rings", "hex-compact"]),
         "dice": st.sampled_from(["twin", "farmer"]),
         "dogs": st.sampled_from(["by-players", "all", "none"]),
     }
