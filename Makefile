@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install play test lint format bench simulate docs clean
+.PHONY: help install play test lint format bench simulate docs golden clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
@@ -20,9 +20,10 @@ install: $(STAMP)  ## create .venv and install ranchhand with its test tools
 play: $(STAMP)  ## play Rancho in the terminal against two greedy bots
 	$(BIN)/ranchhand play $(or $(GAME),rancho) --seats $(or $(SEATS),human,greedy,greedy)
 
-test: $(STAMP)  ## lint, then run the whole test suite
+test: $(STAMP)  ## lint and type-check, then run the whole test suite
 	$(BIN)/ruff check src tests tools
 	$(BIN)/ruff format --check src tests tools
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)  ## ruff check only
@@ -40,6 +41,9 @@ simulate: $(STAMP)  ## 10,000 four-player greedy games of Rancho
 
 docs: $(STAMP)  ## regenerate the figures in docs/ from the project's own commands
 	$(BIN)/python tools/make_docs.py
+
+golden: $(STAMP)  ## rewrite the golden playthroughs (only when rules change on purpose)
+	$(BIN)/python tools/make_golden.py
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist src/*.egg-info

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Annotated
 
@@ -16,7 +17,7 @@ from rich.table import Table as RichTable
 from ranchhand.cli.play import HumanSeat, QuitGame, Table, save_record
 from ranchhand.cli.view import GameView
 from ranchhand.core.errors import RanchhandError
-from ranchhand.core.game import CHANCE
+from ranchhand.core.game import CHANCE, Outcome, State
 from ranchhand.core.options import parse_assignments
 from ranchhand.core.records import Record, replay, replay_steps
 from ranchhand.core.registry import bot_factory, canonical_name, game_module, games, load
@@ -103,7 +104,7 @@ def play_command(
     path = record or Path("records") / f"{loaded.id}-{seed}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
 
-    def listen(state, player, action):  # type: ignore[no-untyped-def]
+    def listen(state: State, player: int, action: Hashable) -> None:
         log.add(player, action)
         table.note(state, player, action)
 
@@ -123,7 +124,7 @@ def play_command(
     save_record(log, path, console)
 
 
-def _print_outcome(outcome, names: list[str]) -> None:  # type: ignore[no-untyped-def]
+def _print_outcome(outcome: Outcome, names: list[str]) -> None:
     if outcome.truncated:
         console.print("[yellow]The game was stopped by max_turns: no winner.[/]")
         return

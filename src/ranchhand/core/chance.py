@@ -46,7 +46,7 @@ class ChanceOutcomes:
         return iter(self.probabilities())
 
     def __contains__(self, action: object) -> bool:
-        return self._lookup().get(action) is not None  # type: ignore[call-overload]
+        return isinstance(action, Hashable) and action in self._lookup()
 
     def _lookup(self) -> dict[Hashable, int]:
         if self._index is None:
