@@ -2,9 +2,9 @@
 
 The board is drawn as offset rows of hex cells, two lines each: the space id and
 what stands there (``r6`` a stack of six rabbits, ``S`` a sheep, ``C`` part of a
-cow, ``H`` part of a horse). A cell's background is its owner's colour; free
-pastures are shaded by price (light green 1, green 2, dark green 4) and the
-forest is drawn as ``^^``. Pens show their owner's colour with a ``#`` mark.
+cow, ``H`` part of a horse), after the owner's seat number (``0:r6``). A cell's
+background is its owner's colour; free pastures are shaded by price (light green
+1, green 2, dark green 4) and the forest is drawn as ``^^``. Pens are marked ``#``.
 """
 
 from __future__ import annotations
@@ -77,6 +77,8 @@ class RanchoView(GameView):
             else:
                 style = PRICE_STYLES.get(space.price, "black on green3")
             mark = contents.get(space.index, "#" if space.is_pen else "")
+            if owner >= 0:
+                mark = f"{owner}:{mark}"  # the owner reads without colours too
             cells[space.q, space.r] = (space.id, mark, "" if space.is_pen and owner < 0 else style)
         rows = sorted({r for _q, r in cells})
         xs = [2 * q + r for q, r in cells]
