@@ -102,14 +102,13 @@ class GreedyBot(Bot):
         if win is not None:
             return win
         mine = state.animals[me]
-        offered = [a for a in legal if isinstance(a, Deal)]
-        step = self.trade_up(mine, offered) or self.restock(mine, offered)
+        step = pick(state, legal, trade_up(mine) + restock(mine))
         if step is not None:
             return step
-        room = self.room(state, me, offered)
+        room = self.room(state, me, legal)
         if room is not None:
             return room
-        dog = self.buy_dog(state, me, offered)
+        dog = self.buy_dog(state, me, legal)
         if dog is not None:
             return dog
         if ArrangeSafest() in legal:
@@ -117,52 +116,7 @@ class GreedyBot(Bot):
         return Roll(True)
 
     @staticmethod
-    def trade_up(mine: list[int], offered: list[Deal]) -> Deal | None:
-        """One ladder step toward the first missing species, keeping breeding stock."""
-        wanted: list[tuple[int, int, int]] = []  # (give kind, count, take kind)
-        if not mine[HORSE] and mine[COW] >= 3:
-            wanted.append((COW, 2, HORSE))
-        if (not mine[COW] or (not mine[HORSE] and mine[COW] < 3)) and mine[SHEEP] >= 3:
-            wanted.append((SHEEP, 2, COW))
-        if mine[RABBIT] >= 6 + RABBITS_KEPT and (not mine[SHEEP] or mine[SHEEP] < 3):
-            wanted.append((RABBIT, 6, SHEEP))
-        for give_kind, count, take_kind in wanted:
-            for deal in offered:
-                if (
-                    not deal.pastures
-                    and deal.give[give_kind] == count
-                    and deal.take[take_kind] == 1
-                    and sum(deal.give) == count
-                ):
-                    return deal
-        return None
-
-    @staticmethod
-    def restock(mine: list[int], offered: list[Deal]) -> Deal | None:
-        """Trade one step down to restore a species that is gone (rabbits breed fastest)."""
-        wanted: list[tuple[int, int, int]] = []  # (give kind, take kind, count taken)
-        down = ((SHEEP, RABBIT, 6), (COW, SHEEP, 2), (HORSE, COW, 2))
-        for missing in (RABBIT, SHEEP, COW):
-            if mine[missing]:
-                continue
-            # The nearest species above with a spare animal pays, one step at a time.
-            for give_kind, take_kind, count in down[missing:]:
-                if mine[give_kind] >= 2:
-                    wanted.append((give_kind, take_kind, count))
-                    break
-        for give_kind, take_kind, count in wanted:
-            for deal in offered:
-                if (
-                    not deal.pastures
-                    and deal.give[give_kind] == 1
-                    and deal.take[take_kind] == count
-                    and sum(deal.give) == 1
-                ):
-                    return deal
-        return None
-
-    @staticmethod
-    def room(state: RanchoState, me: int, offered: list[Deal]) -> Deal | None:
+    def room(state: RanchoState, me: int, legal: Sequence[Hashable]) -> Deal | None:
         """Buy the least struck pasture when free space runs low (newborns need room)."""
         grazing = state.game.grazing
         mine = state.animals[me]
@@ -172,8 +126,8 @@ class GreedyBot(Bot):
         board = state.game.board
         best: tuple[int, int, int] | None = None
         choice = None
-        for deal in offered:
-            if not deal.pastures:
+        for deal in legal:
+            if not isinstance(deal, Deal) or not deal.pastures:
                 continue
             if any(mine[k] - deal.give[k] + deal.take[k] <= 0 < mine[k] for k in FARM):
                 continue  # never pay with the last animal of a species
@@ -184,7 +138,7 @@ class GreedyBot(Bot):
         return choice
 
     @staticmethod
-    def buy_dog(state: RanchoState, me: int, offered: list[Deal]) -> Deal | None:
+    def buy_dog(state: RanchoState, me: int, legal: Sequence[Hashable]) -> Deal | None:
         """A large dog when wolves threaten much, a small one for many exposed rabbits."""
         mine = state.animals[me]
         pen = state.game.pens[me]
@@ -198,7 +152,9 @@ class GreedyBot(Bot):
             if mine[dog] or exposed < worry:
                 continue
             keep = RABBITS_KEPT if paid_with == RABBIT else 1
-            for deal in offered:
+            for deal in legal:
+                if not isinstance(deal, Deal):
+                    continue
                 paid = deal.give[paid_with]
                 if (
                     deal.take[dog] == 1
@@ -228,13 +184,24 @@ def winning_deal(state: RanchoState, me: int) -> Deal | None:
     rabbits. None if the spares are worth too little or the deal is not legal.
     """
     mine, herd, values = state.animals[me], state.herd, state.game.values
+    need = kept = 0
+    for kind in FARM:
+        if mine[kind]:
+            kept += values[kind]
+        else:
+            need += values[kind]
+    worth = (
+        mine[0] * values[0]
+        + mine[1] * values[1]
+        + mine[2] * values[2]
+        + mine[3] * values[3]
+        + mine[4] * values[4]
+        + mine[5] * values[5]
+    )
+    if not need or worth - kept < need:
+        return None  # the common case, decided without building lists
     missing = [k for k in FARM if not mine[k]]
-    if not missing:
-        return None
-    need = sum(values[k] for k in missing)
     spare = [mine[k] - (1 if k in FARM and mine[k] else 0) for k in range(6)]
-    if sum(values[k] * spare[k] for k in range(6)) < need:
-        return None
     give = [0] * 6
     left = need
     for kind in sorted(range(6), key=lambda k: -values[k]):
@@ -265,4 +232,48 @@ def winning_deal(state: RanchoState, me: int) -> Deal | None:
     deal = Deal(tuple(give), tuple(take))  # type: ignore[arg-type]
     if deals.deal_problem(state, me, deal) is None:
         return deal
+    return None
+
+
+Step = tuple[int, int, int, int]
+"""A ladder step: (kind given, count given, kind taken, count taken)."""
+
+
+def trade_up(mine: list[int]) -> list[Step]:
+    """Ladder steps toward the first missing species, keeping breeding stock."""
+    wanted: list[Step] = []
+    if not mine[HORSE] and mine[COW] >= 3:
+        wanted.append((COW, 2, HORSE, 1))
+    if (not mine[COW] or (not mine[HORSE] and mine[COW] < 3)) and mine[SHEEP] >= 3:
+        wanted.append((SHEEP, 2, COW, 1))
+    if mine[RABBIT] >= 6 + RABBITS_KEPT and (not mine[SHEEP] or mine[SHEEP] < 3):
+        wanted.append((RABBIT, 6, SHEEP, 1))
+    return wanted
+
+
+def restock(mine: list[int]) -> list[Step]:
+    """One step down to restore a species that is gone (rabbits breed fastest)."""
+    wanted: list[Step] = []
+    down = ((SHEEP, 1, RABBIT, 6), (COW, 1, SHEEP, 2), (HORSE, 1, COW, 2))
+    for missing in (RABBIT, SHEEP, COW):
+        if mine[missing]:
+            continue
+        # The nearest species above with a spare animal pays, one step at a time.
+        for step in down[missing:]:
+            if mine[step[0]] >= 2:
+                wanted.append(step)
+                break
+    return wanted
+
+
+def pick(state: RanchoState, legal: Sequence[Hashable], wanted: list[Step]) -> Deal | None:
+    """The first wanted ladder step that is among the legal actions."""
+    if not wanted:
+        return None
+    offered = {id(a) for a in legal}  # offered ladder deals are the game's own objects
+    steps = state.game.ladder_steps
+    for step in wanted:
+        deal = steps.get(step)
+        if deal is not None and id(deal) in offered:
+            return deal
     return None

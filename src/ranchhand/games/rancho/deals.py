@@ -300,6 +300,25 @@ def offered_deals(state: RanchoState, player: int) -> list[Deal]:
     game = state.game
     mine, herd = state.animals[player], state.herd
     region = state.region(player)
+    full = state.land[player].bit_count() >= MAX_PASTURES
+    near = 0 if full else game.around(region) & ~state.taken
+    # The list depends on nothing else, so it is memoised; a blocked player's list also
+    # depends on the others' land: not kept.
+    key = (region, near, *mine, *herd)  # "full" is a function of the region
+    known = game.offers.get(key)
+    if known is not None:
+        return list(known)
+    out = _offers(state, player, region, near, full)
+    if near or full:
+        if len(game.offers) > 200_000:
+            game.offers.clear()
+        game.offers[key] = tuple(out)
+    return out
+
+
+def _offers(state: RanchoState, player: int, region: int, near: int, full: bool) -> list[Deal]:
+    game = state.game
+    mine, herd = state.animals[player], state.herd
     grazing = game.grazing
     room = region.bit_count()
     per_space = grazing.per_space
@@ -318,9 +337,8 @@ def offered_deals(state: RanchoState, player: int) -> list[Deal]:
             elif -(-after[0] // per_space) + after[1] + 2 * after[2] + 3 * after[3] > room:
                 continue
         out.append(deal)
-    if state.land[player].bit_count() >= MAX_PASTURES:
+    if full:
         return out
-    near = game.around(region) & ~state.taken
     if not near:
         return out + _blocked_offers(state, player)
     spaces, values = game.board.spaces, game.values

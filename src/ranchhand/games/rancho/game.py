@@ -59,8 +59,12 @@ class RanchoGame(Game):
         self.ladder_deals = tuple(
             (Deal(give, take), *_single(give), *_single(take)) for give, take in self.ladder
         )
+        self.ladder_steps = {(gk, gn, tk, tn): deal for deal, gk, gn, tk, tn in self.ladder_deals}
+        """Each ladder deal by (kind given, count, kind taken, count), for bots."""
         self._purchases: dict[tuple[int, int, int, int], Deal] = {}
         self._around: dict[int, int] = {}
+        self.offers: dict[tuple[int, ...], tuple[Deal, ...]] = {}
+        """Memo of deals.offered_deals by everything the list depends on."""
         self.board = load_board(self.options["board"])
         if self.players not in self.board.pens_by_players:
             from ranchhand.core import OptionError

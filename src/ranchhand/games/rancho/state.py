@@ -36,6 +36,7 @@ from ranchhand.games.rancho.actions import (
 from ranchhand.games.rancho.actions import Deal as DealAction
 from ranchhand.games.rancho.grazing import Arrangement, counts_of, first_space
 from ranchhand.games.rancho.notation import parse, parse_animals
+from ranchhand.games.rancho.observation import RanchoObservation
 from ranchhand.games.rancho.tables import (
     FACES,
     FARM,
@@ -50,7 +51,6 @@ from ranchhand.games.rancho.tables import (
 
 if TYPE_CHECKING:
     from ranchhand.games.rancho.game import RanchoGame
-    from ranchhand.games.rancho.observation import RanchoObservation
 
 PHASES = ("expand", "roll", "order", "strike", "dog", "return", "settle")
 EXPAND, ROLL, ORDER, STRIKE, DOG, RETURN, SETTLE = range(7)
@@ -81,6 +81,7 @@ class RanchoState(State):
         self.settled = False  # "roll and end turn": no settle step after breeding
         self.eaten_value = 0
         self.dogs_given = 0
+        self._views: dict[int, RanchoObservation] = {}
 
     @classmethod
     def setup(cls, game: RanchoGame) -> RanchoState:
@@ -245,9 +246,10 @@ class RanchoState(State):
             self.land[player] |= 1 << index
             self.taken |= 1 << index
             self.owner[index] = player
-        for owner, rabbits in deals.tolls_of(self, deal.via).items():
-            mine[0] -= rabbits
-            self._receive_rabbits(owner, rabbits)
+        if deal.via:
+            for owner, rabbits in deals.tolls_of(self, deal.via).items():
+                mine[0] -= rabbits
+                self._receive_rabbits(owner, rabbits)
         self.place(player)
         if self.full_herd(player):
             self.winner = player
@@ -424,9 +426,11 @@ class RanchoState(State):
         return Outcome((self.winner,), None, "full herd")
 
     def observe(self, player: int) -> RanchoObservation:
-        from ranchhand.games.rancho.observation import RanchoObservation
-
-        return RanchoObservation(self, player)
+        """A read-only view of this state; one per player, made once (it only points here)."""
+        view = self._views.get(player)
+        if view is None:
+            view = self._views[player] = RanchoObservation(self, player)
+        return view
 
     def details(self) -> dict[str, Any]:
         return {
@@ -441,6 +445,7 @@ class RanchoState(State):
         twin = RanchoState.__new__(RanchoState)
         twin.__dict__.update(self.__dict__)
         twin._legal_cache = {}
+        twin._views = {}
         twin.herd = list(self.herd)
         twin.animals = [list(a) for a in self.animals]
         twin.land = list(self.land)
