@@ -111,7 +111,7 @@ class GreedyBot(Bot):
         dog = self.buy_dog(state, me, legal)
         if dog is not None:
             return dog
-        if ArrangeSafest() in legal:
+        if state.safest(me) != state.pieces[me]:  # when "arrange safest" is offered
             return ArrangeSafest()
         return Roll(True)
 
