@@ -12,6 +12,7 @@ from ranchhand.bots import RandomBot
 from ranchhand.core import CHANCE, play, replay
 from ranchhand.games.rancho.game import RanchoGame
 from ranchhand.games.rancho.grazing import counts_of
+from ranchhand.games.rancho.state import RETURN
 from tests.games.rancho.helpers import box
 
 OPTIONS = st.fixed_dictionaries(
@@ -57,7 +58,7 @@ def test_random_play_conserves_animals_and_keeps_arrangements_true(
     for state in walk(players, options, seed):
         grazing = state.game.grazing
         for p in range(players):
-            if state.phase != 5 or p != state.player:  # RETURN: newborns wait for room
+            if state.phase != RETURN or p != state.player:  # newborns wait for room
                 assert counts_of(state.pieces[p]) == state.animals[p][:4]
                 region = state.region(p)
                 assert grazing.check(region, state.animals[p], state.pieces[p]) is None

@@ -17,7 +17,7 @@ from tests.games.rancho.helpers import arrange, give, own, position
 
 
 def rendered(renderable: object) -> str:
-    console = Console(width=120, record=True, color_system=None)
+    console = Console(width=200, record=True, color_system=None)
     console.print(renderable)
     return console.export_text()
 
@@ -87,3 +87,21 @@ def test_four_greedy_bots_finish_their_games() -> None:
         result = play(GAME(4, max_turns=500), [GreedyBot() for _ in range(4)], seed)
         truncated += result.outcome.truncated
     assert truncated == 0
+
+
+def test_the_view_names_who_decides_on_a_dog_and_the_winner() -> None:
+    state = position(dogs="all")
+    own(state, 1, "4.13")
+    give(state, 1, "sheep + large dog")
+    arrange(state, 1, "sheep @4.13")
+    state.apply_text("roll")
+    state.apply_text("roll rabbit+wolf")
+    state.apply_text("strike 4")
+    text = rendered(VIEW.render(state.observe(1)))
+    assert (
+        "Player 1 may give up a large dog" in text and "wolf struck the pastures costing 4" in text
+    )
+    state.apply_text("give large dog", 1)
+    give(state, 0, "rabbit + sheep + cow + horse")
+    state.winner = 0
+    assert "Player 0 has a full herd and wins!" in rendered(VIEW.render(state.observe(0)))

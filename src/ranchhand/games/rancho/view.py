@@ -18,8 +18,8 @@ from rich.text import Text
 
 from ranchhand.cli.view import GameView
 from ranchhand.games.rancho.actions import Arrange, ArrangeSafest, Deal, Roll
-from ranchhand.games.rancho.state import PHASES, RanchoState
-from ranchhand.games.rancho.tables import FACES, PREDATOR_NAMES
+from ranchhand.games.rancho.state import DOG, PHASES, RanchoState
+from ranchhand.games.rancho.tables import FACES, FOX, PREDATOR_NAMES
 
 OWNER_STYLES = (
     "bold white on red3",
@@ -145,8 +145,8 @@ class RanchoView(GameView):
             )
         if state.winner >= 0:
             text.append(f"Player {state.winner} has a full herd and wins!", style="bold green")
-        elif state.phase == 4 and state.dog_queue:
-            dog = "small dog" if state.strike and state.strike[0] == 4 else "large dog"
+        elif state.phase == DOG and state.dog_queue:
+            dog = "small dog" if state.strike and state.strike[0] == FOX else "large dog"
             text.append(f"Player {state.dog_queue[0]} may give up a {dog}.", style="yellow")
         return text
 
