@@ -88,6 +88,7 @@ def test_states_round_trip_through_json(players: int, options: dict[str, str], s
         data = json.loads(json.dumps(state.to_json()))
         again = state.game.state_from_json(data)
         assert again.to_json() == state.to_json()
+        assert again.owner == state.owner and again.pieces == state.pieces
         assert again.legal_actions(state.current_player() if not state.is_terminal() else 0) == (
             state.legal_actions(state.current_player() if not state.is_terminal() else 0)
         )

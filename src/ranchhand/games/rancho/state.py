@@ -34,14 +34,12 @@ from ranchhand.games.rancho.actions import (
     piece_text,
 )
 from ranchhand.games.rancho.actions import Deal as DealAction
-from ranchhand.games.rancho.grazing import Arrangement, counts_of, first_space
-from ranchhand.games.rancho.notation import parse, parse_animals
+from ranchhand.games.rancho.grazing import Arrangement, first_space
+from ranchhand.games.rancho.notation import parse
 from ranchhand.games.rancho.observation import RanchoObservation
 from ranchhand.games.rancho.tables import (
-    FACES,
     FARM,
     FOX,
-    KEYS,
     LARGE_DOG,
     PREDATOR_NAMES,
     SMALL_DOG,
@@ -69,6 +67,10 @@ class RanchoState(State):
         self.land: list[int] = [0] * n
         self.taken = 0
         self.owner: list[int] = [-1] * len(game.board.spaces)
+        for player, pen in enumerate(game.pens):
+            for space in range(len(game.board.spaces)):
+                if pen >> space & 1:
+                    self.owner[space] = player
         self.pieces: list[Arrangement] = [() for _ in range(n)]
         self.player = 0
         self.phase = EXPAND
@@ -87,10 +89,7 @@ class RanchoState(State):
     def setup(cls, game: RanchoGame) -> RanchoState:
         """Each player takes their pen and puts in it the start animals from the herd."""
         state = cls(game)
-        for player, pen in enumerate(game.pens):
-            for space in range(len(game.board.spaces)):
-                if pen >> space & 1:
-                    state.owner[space] = player
+        for player in range(game.players):
             for kind, n in enumerate(game.tables.start):
                 state.animals[player][kind] += n
                 state.herd[kind] -= n
@@ -462,83 +461,13 @@ class RanchoState(State):
         return "; ".join(piece_text(k, n, tuple(ids(m))) for k, n, m in self.pieces[player])
 
     def _to_json(self) -> dict[str, Any]:
-        board = self.game.board
-        return {
-            "player": self.player,
-            "phase": PHASES[self.phase],
-            "herd": dict(zip(KEYS, self.herd, strict=True)),
-            "players": [
-                {
-                    "pen": self.game.pen_numbers[p],
-                    "animals": dict(zip(KEYS, self.animals[p], strict=True)),
-                    "pastures": board.ids(self.land[p]),
-                    "arrangement": self.arrangement_text(p),
-                }
-                for p in range(self.game.players)
-            ],
-            "dice": None if self.dice is None else [FACES[f] for f in self.dice],
-            "predators": [PREDATOR_NAMES[p] for p in self.predators],
-            "strike": None
-            if self.strike is None
-            else [PREDATOR_NAMES[self.strike[0]], self.strike[1]],
-            "strikes": [[PREDATOR_NAMES[p], price] for p, price in self.strikes],
-            "dog_queue": list(self.dog_queue),
-            "winner": self.winner if self.winner >= 0 else None,
-            "settled": self.settled,
-            "eaten_value": self.eaten_value,
-            "dogs_given": self.dogs_given,
-        }
+        from ranchhand.games.rancho.snapshot import state_to_json
+
+        return state_to_json(self)
 
     @classmethod
     def from_json(cls, game: RanchoGame, data: Mapping[str, Any]) -> RanchoState:
         """Rebuild a state from :meth:`_to_json` data, checking what can be checked."""
-        from ranchhand.core import RecordError
+        from ranchhand.games.rancho.snapshot import state_from_json
 
-        state = cls(game)
-        board = game.board
-        try:
-            state.player = int(data["player"])
-            state.phase = PHASES.index(data["phase"])
-            state.herd = [int(data["herd"][k]) for k in KEYS]
-            players = data["players"]
-            if len(players) != game.players:
-                raise ValueError(f"expected {game.players} players, got {len(players)}")
-            for p, row in enumerate(players):
-                state.animals[p] = [int(row["animals"][k]) for k in KEYS]
-                for space_id in row["pastures"]:
-                    index = board.by_id[space_id]
-                    state.land[p] |= 1 << index
-                    state.owner[index] = p
-                    state.taken |= 1 << index
-                for space in range(len(board.spaces)):
-                    if game.pens[p] >> space & 1:
-                        state.owner[space] = p
-                text = row["arrangement"]
-                arrange = parse(f"arrange {text}", state._is_space) if text else Arrange(())
-                if not isinstance(arrange, Arrange):
-                    raise ValueError(f"bad arrangement {text!r}")
-                pieces, problem = state.resolve(arrange)
-                waiting = state.phase == RETURN and p == state.player  # newborns not placed
-                if problem or (counts_of(pieces) != state.animals[p][:4] and not waiting):
-                    raise ValueError(f"player {p}: arrangement {text!r} does not match the animals")
-                state.pieces[p] = pieces
-            dice = data["dice"]
-            state.dice = None if dice is None else (FACES.index(dice[0]), FACES.index(dice[1]))
-            names = {v: k for k, v in PREDATOR_NAMES.items()}
-            state.predators = [names[p] for p in data["predators"]]
-            strike = data["strike"]
-            state.strike = None if strike is None else (names[strike[0]], int(strike[1]))
-            state.strikes = [(names[p], int(price)) for p, price in data["strikes"]]
-            state.dog_queue = [int(p) for p in data["dog_queue"]]
-            state.winner = -1 if data["winner"] is None else int(data["winner"])
-            state.settled = bool(data["settled"])
-            state.eaten_value = int(data["eaten_value"])
-            state.dogs_given = int(data["dogs_given"])
-        except (KeyError, ValueError, TypeError, IndexError, InvalidAction) as error:
-            raise RecordError(f"rancho state JSON: {error}") from None
-        return state
-
-
-def parse_counts(text: str) -> tuple[int, ...]:
-    """Animal counts from text (for tests and tools): '2 sheep + rabbit'."""
-    return parse_animals(text, "animals")
+        return state_from_json(cls(game), data)
