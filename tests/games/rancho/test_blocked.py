@@ -105,3 +105,13 @@ def test_tolls_are_paid_in_rabbits() -> None:
     give(state, ORANGE, "sheep")
     with pytest.raises(IllegalAction, match=r"the tolls cost 2 rabbits"):
         state.apply_text("buy 2.2 + 5 rabbit via 3.2 with sheep")
+
+
+def test_toll_rabbits_join_the_owners_stacks_without_moving_other_animals() -> None:
+    state = walled_in()
+    give(state, PURPLE, "5 rabbit + sheep")
+    assert state.arrangement_text(PURPLE) == "sheep @5.21; 5 rabbit @5.22"
+    state.apply_text("buy 3.17 via 3.18 with 2 rabbit")
+    # One rabbit tops up the stack in the pen, the other starts a stack on a free pasture.
+    assert state.arrangement_text(PURPLE) == "rabbit @4.23; sheep @5.21; 6 rabbit @5.22"
+    assert state.animals[PURPLE][0] == 7
