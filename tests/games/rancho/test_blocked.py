@@ -115,3 +115,12 @@ def test_toll_rabbits_join_the_owners_stacks_without_moving_other_animals() -> N
     # One rabbit tops up the stack in the pen, the other starts a stack on a free pasture.
     assert state.arrangement_text(PURPLE) == "rabbit @4.23; sheep @5.21; 6 rabbit @5.22"
     assert state.animals[PURPLE][0] == 7
+
+
+def test_a_toll_that_completes_the_owners_herd_ends_the_game() -> None:
+    state = walled_in()
+    give(state, PURPLE, "sheep + cow + horse")  # everything but a rabbit
+    own(state, PURPLE, "3.16", "2.10", "2.9")
+    state.apply_text("buy 3.17 via 3.18 with 2 rabbit")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (PURPLE,)

@@ -245,13 +245,19 @@ class RanchoState(State):
             self.land[player] |= 1 << index
             self.taken |= 1 << index
             self.owner[index] = player
+        owners: list[int] = []
         if deal.via:
             for owner, rabbits in deals.tolls_of(self, deal.via).items():
                 mine[0] -= rabbits
                 self._receive_rabbits(owner, rabbits)
+                owners.append(owner)
         self.place(player)
-        if self.full_herd(player):
-            self.winner = player
+        # The game ends the moment anyone holds a full herd: the buyer first, then an
+        # owner whose first rabbit came as a toll.
+        for who in (player, *sorted(owners)):
+            if self.full_herd(who):
+                self.winner = who
+                break
 
     def _receive_rabbits(self, owner: int, rabbits: int) -> None:
         """Toll rabbits join the owner's stacks without moving their other animals.
