@@ -49,7 +49,7 @@ def walk(players: int, options: dict[str, str], seed: int, check_every: int = 1)
     yield state
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.integers(2, 6), OPTIONS, st.integers(0, 2**32))
 def test_random_play_conserves_animals_and_keeps_arrangements_true(
     players: int, options: dict[str, str], seed: int
@@ -67,7 +67,7 @@ def test_random_play_conserves_animals_and_keeps_arrangements_true(
     assert last is not None and last.is_terminal()
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(2, 6), OPTIONS, st.integers(0, 2**32))
 def test_every_offered_action_is_legal_and_its_text_parses_back(
     players: int, options: dict[str, str], seed: int
@@ -81,7 +81,7 @@ def test_every_offered_action_is_legal_and_its_text_parses_back(
             assert state.parse_action(str(action), player) == action
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(2, 6), OPTIONS, st.integers(0, 2**32))
 def test_states_round_trip_through_json(players: int, options: dict[str, str], seed: int) -> None:
     for state in walk(players, options, seed, check_every=7):
@@ -96,7 +96,7 @@ def test_states_round_trip_through_json(players: int, options: dict[str, str], s
         assert twin.to_json() == state.to_json()
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.integers(2, 6), OPTIONS, st.integers(0, 2**32))
 def test_records_replay_to_the_same_end(players: int, options: dict[str, str], seed: int) -> None:
     game = RanchoGame(players, max_turns=400, **options)

@@ -72,18 +72,18 @@ def test_greedy_gives_a_dog_only_when_it_saves_more_than_the_dog() -> None:
 
 def test_greedy_always_acts_legally_and_beats_random() -> None:
     wins = 0
-    games = 60
+    games = 200
     for seed in range(games):
         seats = [GreedyBot(), RandomBot()] if seed % 2 == 0 else [RandomBot(), GreedyBot()]
         result = play(GAME(2, max_turns=500), seats, seed)
         greedy_seat = seed % 2
         wins += result.outcome.winners == (greedy_seat,)
-    assert wins >= 54  # about 95% or better over many games (see the docs)
+    assert wins >= 188  # 94%; 96-97% over thousands of games (see the docs)
 
 
 def test_four_greedy_bots_finish_their_games() -> None:
     truncated = 0
-    for seed in range(30):
+    for seed in range(100):
         result = play(GAME(4, max_turns=500), [GreedyBot() for _ in range(4)], seed)
         truncated += result.outcome.truncated
     assert truncated == 0
