@@ -132,3 +132,45 @@ def test_a_bad_board_file_names_file_and_field(tmp_path: Path) -> None:
     bad.write_text(broken_pen)
     with pytest.raises(DataError, match=r"pen 1 must be two adjacent spaces"):
         load_board(str(bad))
+
+
+RULES = BOARD.parent / "rules.toml"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("rabbit = 6, sheep = 2, cow = 1, horse = 1, fox = 1, wolf = 1 },\n  {",
+         "rabbit = 5, sheep = 2, cow = 1, horse = 1, fox = 1, wolf = 1 },\n  {",
+         r"dice\.twin\.d12\[0\]: a twelve-sided die needs 12 faces, got 11"),
+        ("rabbit = [20, 30, 40, 50, 60]", "rabbit = [20, 30, 40]",
+         r"herd\.rabbit: expected 5 counts \(2 to 6 players\)"),
+        ("cow = 12\n", "cow = 12\nunicorn = 99\n", r"values\.unicorn: unknown field"),
+        ("d6 = [1, 1, 1, 2, 2, 4]", "d6 = [1, 1, 2, 4]", r"d6: expected 6 pasture prices"),
+    ],
+)  # fmt: skip
+def test_a_bad_rules_file_names_file_and_field(
+    tmp_path: Path, old: str, new: str, problem: str
+) -> None:
+    text = RULES.read_text()
+    assert old in text
+    bad = tmp_path / "rules-bad.toml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(DataError, match=problem):
+        load_tables(str(bad))
+
+
+def test_a_bad_state_json_is_refused_with_the_reason() -> None:
+    from ranchhand.core import RecordError
+
+    state = RanchoGame(2).new_initial_state()
+    data = state.to_json()
+    data["data"]["players"][0]["arrangement"] = "2 sheep @5.1"
+    with pytest.raises(RecordError, match="arrangement '2 sheep @5.1' does not match"):
+        state.game.state_from_json(data)
+    data["data"]["players"][0]["arrangement"] = "sheep @9.9; rabbit @5.2"
+    with pytest.raises(RecordError, match="does not match"):
+        state.game.state_from_json(data)
+    del data["data"]["herd"]
+    with pytest.raises(RecordError, match="rancho state JSON"):
+        state.game.state_from_json(data)

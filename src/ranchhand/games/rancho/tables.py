@@ -66,9 +66,8 @@ class Tables:
 
 
 @cache
-def load_tables() -> Tables:
-    """Read and check ``data/rules.toml``."""
-    source = "data/rules.toml"
+def load_tables(source: str = "data/rules.toml") -> Tables:
+    """Read and check ``data/rules.toml`` (or another rules file, e.g. in tests)."""
     top = Fields(source, "", read_data(PACKAGE, source))
     top.only(("values", "space", "herd", "dogs", "start", "dice"))
     values_table = top.table_of("values")
