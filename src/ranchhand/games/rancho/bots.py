@@ -68,6 +68,7 @@ class GreedyBot(Bot):
     def __init__(self) -> None:
         self._turn = -1
         self._deals = 0
+        self._done: set[Step] = set()  # ladder steps taken this turn
 
     def act(
         self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random
@@ -95,16 +96,20 @@ class GreedyBot(Bot):
     def expand(self, state: RanchoState, me: int, legal: Sequence[Hashable]) -> Hashable:
         if self._turn != state.turn:
             self._turn, self._deals = state.turn, 0
+            self._done.clear()
         self._deals += 1
         if self._deals > DEALS_PER_TURN:
-            return Roll(True)  # a safety net: the rules below never cycle, but never loop
+            return Roll(True)  # a safety net against any cycle the rules below might make
         win = winning_deal(state, me)
         if win is not None:
             return win
         mine = state.animals[me]
-        step = pick(state, legal, trade_up(mine) + restock(mine))
-        if step is not None:
-            return step
+        # Restoring a lost species comes first; a step is never undone in the same turn.
+        wanted = [s for s in restock(mine) + trade_up(mine) if s[2:] + s[:2] not in self._done]
+        picked = pick(state, legal, wanted)
+        if picked is not None:
+            self._done.add(picked[0])
+            return picked[1]
         room = self.room(state, me, legal)
         if room is not None:
             return room
@@ -266,8 +271,10 @@ def restock(mine: list[int]) -> list[Step]:
     return wanted
 
 
-def pick(state: RanchoState, legal: Sequence[Hashable], wanted: list[Step]) -> Deal | None:
-    """The first wanted ladder step that is among the legal actions."""
+def pick(
+    state: RanchoState, legal: Sequence[Hashable], wanted: list[Step]
+) -> tuple[Step, Deal] | None:
+    """The first wanted ladder step that is among the legal actions, with its deal."""
     if not wanted:
         return None
     offered = {id(a) for a in legal}  # offered ladder deals are the game's own objects
@@ -275,5 +282,5 @@ def pick(state: RanchoState, legal: Sequence[Hashable], wanted: list[Step]) -> D
     for step in wanted:
         deal = steps.get(step)
         if deal is not None and id(deal) in offered:
-            return deal
+            return step, deal
     return None
