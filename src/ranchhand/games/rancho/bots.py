@@ -4,14 +4,16 @@ In its expand step, in this order, it
 
 1. makes the one deal that completes the full herd (rabbit, sheep, cow, horse) if
    its spare animals are worth enough, keeping one of each species it has;
-2. trades up the ladder toward the first missing species (6 rabbits > sheep,
-   2 sheep > cow, 2 cows > horse) while keeping breeding stock;
+2. restores a species it lost, one ladder step down from the nearest species
+   above with a spare animal (rabbits breed fastest), else trades up the ladder
+   toward the first missing species (6 rabbits > sheep, 2 sheep > cow, 2 cows >
+   horse) while keeping breeding stock; a step is never undone in the same turn;
 3. buys room before it runs out (the least struck free pasture, so ring 4 first,
    which the six-sided die hits once in six, before ring 2, hit one time in two);
 4. buys a large dog when wolves threaten much (sheep, cows and horses outside the
    pen) and a small dog when many rabbits graze outside;
 5. puts its animals in the engine's safest arrangement (pen first, then outer ring),
-   then rolls.
+   then says "roll and end turn".
 
 Struck, it gives up a dog when the animals saved are worth more than the dog.
 With newborns that do not fit it sends back the cheapest choice. It looks one
