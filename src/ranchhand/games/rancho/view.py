@@ -44,6 +44,7 @@ Expand step (any number, any order), then roll:
   arrange 6 rabbit @2.1; sheep @5.1; cow @4.3-4.4; horse @4.1-4.2-4.24
   arrange safest                      let the engine place animals where predators strike least
   roll                                roll the two twelve-sided dice
+  roll and end turn                   roll; after breeding arrange safest and end the turn
 After the roll: fox first | wolf first, give small dog | keep small dog,
   return 3 rabbit + sheep (newborns that do not fit), arrange ..., end turn.
 Values in rabbits: sheep 6, cow 12, horse 24, small dog 3, large dog 6; pastures 1, 2, 4."""
