@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ranchhand.core import IllegalAction, InvalidAction
+from ranchhand.core import ActionError, IllegalAction, InvalidAction
 from ranchhand.games.rancho.actions import Arrange, Deal, DiceRoll, Dog, First, Return, Strike
 from ranchhand.games.rancho.tables import FOX, LARGE_DOG, RABBIT, WOLF
-from tests.games.rancho.helpers import counts, give, position
+from tests.games.rancho.helpers import counts, give, own, position
 
 
 @pytest.mark.parametrize(
@@ -108,3 +110,26 @@ def test_wrong_step_actions_say_which_step_it_is() -> None:
     state.apply_text("roll rabbit+horse")
     with pytest.raises(IllegalAction, match="belong to the expand step, not the settle step"):
         state.apply_text("trade 6 rabbit > sheep")
+
+
+WORDS = st.sampled_from(
+    ["trade", "buy", "arrange", "roll", "with", "via", ">", "+", ";", "@", "-", "2", "6",
+     "rabbit", "sheep", "cow", "horse", "small dog", "4.1", "3.2", "5.1", "9.9", "x", ""]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WORDS, max_size=9), st.text(max_size=12))
+def test_any_text_parses_or_is_refused_with_an_action_error(words: list[str], noise: str) -> None:
+    state = position()
+    give(state, 0, "6 rabbit + sheep")
+    own(state, 0, "4.1", "4.2")
+    before = json.dumps(state.to_json(), sort_keys=True)
+    for text in (" ".join(words), noise, " ".join(words) + noise):
+        try:
+            action = state.parse_action(text)
+        except ActionError:
+            continue
+        assert state.is_legal(action)
+        assert state.parse_action(str(action)) == action
+    assert json.dumps(state.to_json(), sort_keys=True) == before
