@@ -341,11 +341,16 @@ def _offers(state: RanchoState, player: int, region: int, near: int, full: bool)
         return out
     if not near:
         return out + _blocked_offers(state, player)
-    spaces, values = game.board.spaces, game.values
-    for space in iter_bits(near):
-        price = spaces[space].price
-        if mine[RABBIT] >= price:
-            out.append(game.purchase(space, RABBIT, price, 0))
+    prices, values, rabbit_buys = game.prices, game.values, game.rabbit_buys
+    rabbits = mine[RABBIT]
+    rest = near
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        space = low.bit_length() - 1
+        price = prices[space]
+        if rabbits >= price:
+            out.append(rabbit_buys[space])
             continue
         paid = payment_kind(mine, herd, values, price)
         if paid is None:

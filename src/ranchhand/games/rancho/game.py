@@ -72,6 +72,11 @@ class RanchoGame(Game):
             raise OptionError(
                 f"rancho: board {self.board.name} has no pens for {self.players} players"
             )
+        self.prices = tuple(space.price for space in self.board.spaces)
+        self.rabbit_buys = {
+            s.index: self.purchase(s.index, 0, s.price, 0) for s in self.board.spaces if s.price
+        }
+        """Each pasture's purchase paid with its price in rabbits."""
         self.dice = _TABLES.dice[self.options["dice"]]
         self.grazing = grazing_for(self.options["board"], self.dice.d6)
         self.pens: tuple[int, ...] = tuple(
