@@ -310,7 +310,7 @@ def offered_deals(state: RanchoState, player: int) -> list[Deal]:
         return list(known)
     out = _offers(state, player, region, near, full)
     if near or full:
-        if len(game.offers) > 200_000:
+        if len(game.offers) > 50_000:
             game.offers.clear()
         game.offers[key] = tuple(out)
     return out

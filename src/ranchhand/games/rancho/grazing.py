@@ -21,7 +21,7 @@ from ranchhand.games.rancho.tables import COW, FOX, HORSE, RABBIT, SHEEP, load_t
 Piece = tuple[int, int, int]
 """(kind, count, mask): a rabbit stack of ``count``, or one sheep, cow or horse."""
 Arrangement = tuple[Piece, ...]
-_MEMO_LIMIT = 200_000
+_MEMO_LIMIT = 100_000
 
 
 def first_space(piece: Piece) -> int:
