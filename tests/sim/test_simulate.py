@@ -60,3 +60,38 @@ def test_describe_reports_mean_median_p90() -> None:
 def test_bench_reports_positive_speed() -> None:
     result = bench("toy", 2, games=5, bot="random")
     assert result.games == 5 and result.games_per_s > 0
+
+
+@pytest.mark.parametrize("game", ["rancho", "rocket-ranchers", "glory-ranch"])
+def test_results_do_not_depend_on_the_hash_seed(game: str) -> None:
+    """Worker processes get their own hash seeds: no result may hang on set or dict order."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    def run(hash_seed: str) -> dict[str, object]:
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ranchhand",
+                "simulate",
+                game,
+                "--players",
+                "3",
+                "--games",
+                "8",
+                "--jobs",
+                "1",
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        ).stdout
+        data = json.loads(out)
+        return {k: data[k] for k in ("wins", "ties", "turns", "mean_scores")}
+
+    assert run("1") == run("2")
