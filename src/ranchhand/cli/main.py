@@ -44,6 +44,18 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def _progress() -> Progress:
+    """The progress bar of long runs; it disappears when done, leaving the report."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+
+
 def _view(game: str) -> GameView:
     return getattr(game_module(game), "VIEW", GameView())
 
@@ -160,14 +172,7 @@ def simulate_command(
         report = simulate(sim, jobs)
         print(json.dumps(report.to_json(), indent=2))
         return
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with _progress() as progress:
         task = progress.add_task(f"simulating {sim.game}", total=sim.games)
         report = simulate(sim, jobs, lambda n: progress.advance(task, n))
     _print_report(report)
@@ -259,14 +264,7 @@ def compare_command(
         base = parse_assignments(option or [])
         base.setdefault("max_turns", str(_default_max_turns(game)))
         total = len(counts) * len(values) * games_
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-        ) as progress:
+        with _progress() as progress:
             task = progress.add_task(f"comparing {vary}", total=total)
             rows = compare(
                 game,
