@@ -528,9 +528,7 @@ class GloryState(State):
 
     # ----------------------------------------------------------- copy, JSON
     def clone(self) -> GloryState:
-        twin = object.__new__(GloryState)
-        twin.__dict__.update(self.__dict__)
-        twin._legal_cache = {}
+        twin = self._twin()
         twin._chance = None
         twin.deck = list(self.deck)
         twin.discard = list(self.discard)

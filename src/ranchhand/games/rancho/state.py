@@ -447,9 +447,7 @@ class RanchoState(State):
         }
 
     def clone(self) -> RanchoState:
-        twin = RanchoState.__new__(RanchoState)
-        twin.__dict__.update(self.__dict__)
-        twin._legal_cache = {}
+        twin = self._twin()
         twin._views = {}
         twin.herd = list(self.herd)
         twin.animals = [list(a) for a in self.animals]

@@ -304,9 +304,7 @@ class RocketState(State):
         return parse_action(text, self.tables)
 
     def clone(self) -> RocketState:
-        twin = object.__new__(RocketState)
-        twin.__dict__.update(self.__dict__)
-        twin._legal_cache = {}
+        twin = self._twin()
         twin.deck = list(self.deck)
         twin.left = list(self.left)
         twin.display = list(self.display)
