@@ -35,7 +35,7 @@ def run(command: str) -> str:
     words = shlex.split(command)
     if words[0] != "ranchhand":
         raise SystemExit(f"only ranchhand commands may generate docs, got {command!r}")
-    env = {**os.environ, "COLUMNS": "110", "NO_COLOR": "1", "TERM": "dumb"}
+    env = {**os.environ, "COLUMNS": "130", "NO_COLOR": "1", "TERM": "dumb"}
     done = subprocess.run(
         [sys.executable, "-m", "ranchhand", *words[1:]],
         capture_output=True,
