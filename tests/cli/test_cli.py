@@ -124,3 +124,16 @@ def test_compare_puts_each_reading_of_an_option_side_by_side() -> None:
     assert "abundance" in result.output and "variety" in result.output
     bad = runner.invoke(app, ["compare", "rocket-ranchers", "--vary", "colour", "--games", "1"])
     assert bad.exit_code == 2 and "no option 'colour'" in bad.output
+
+
+def test_every_game_gives_compare_headline_numbers() -> None:
+    from ranchhand.sim.compare import compare
+
+    for game, option, column in (
+        ("rancho", "dice", "eaten_value"),
+        ("glory-ranch", "tie", "rounds"),
+        ("rocket-ranchers", "cat_chain", "variety"),
+    ):
+        rows = compare(game, option, [2], games=2, jobs=1, base_options=(("max_turns", 500),))
+        assert len(rows) == 2
+        assert all(column in row.headline for row in rows), game

@@ -57,4 +57,9 @@ def summarize_details(
         "win_share_per_seat": [round(w / len(games), 4) if games else 0.0 for w in wins],
         "round_win_rate": round(average, 4),
         "cards": cards,
+        "average": {  # the headline numbers `ranchhand compare` puts side by side
+            "rounds": round(len(rounds) / len(games), 3) if games else 0.0,
+            "turns_per_round": round(total_turns / len(rounds), 3) if rounds else 0.0,
+            "top_card_lift_points": round(100 * float(cards[0]["lift"]), 1) if cards else 0.0,
+        },
     }

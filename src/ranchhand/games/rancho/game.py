@@ -145,16 +145,22 @@ class RanchoGame(Game):
         for d in details:
             if d.get("winner") is not None:
                 wins[d["winner"]] += 1
+        average = {
+            "eaten_value": sum(d["eaten_value"] for d in details) / games,
+            "dogs_given": sum(d["dogs_given"] for d in details) / games,
+            "winner_pastures": (
+                sum(d["winner_pastures"] for d in details if d.get("winner") is not None)
+                / max(1, sum(1 for d in details if d.get("winner") is not None))
+            ),
+        }
         return {
             "games": games,
             "mean_turns": sum(d["turns"] for d in details) / games,
             "wins_by_seat": wins,
-            "mean_eaten_value": sum(d["eaten_value"] for d in details) / games,
-            "mean_dogs_given": sum(d["dogs_given"] for d in details) / games,
-            "mean_pastures_of_winner": (
-                sum(d["winner_pastures"] for d in details if d.get("winner") is not None)
-                / max(1, sum(1 for d in details if d.get("winner") is not None))
-            ),
+            "mean_eaten_value": average["eaten_value"],
+            "mean_dogs_given": average["dogs_given"],
+            "mean_pastures_of_winner": average["winner_pastures"],
+            "average": average,
         }
 
 

@@ -178,6 +178,8 @@ class RanchoView(GameView):
         table.add_column("measure")
         table.add_column("value", justify="right")
         for key, value in summary.items():
+            if key == "average":  # the headline numbers for `ranchhand compare`, shown above
+                continue
             shown = f"{value:.2f}" if isinstance(value, float) else str(value)
             table.add_row(key.replace("_", " "), shown)
         return table
