@@ -145,3 +145,44 @@ def test_greedy_plays_legal_actions(game_id: str) -> None:
     result = play(game, [greedy() for _ in range(players)], seed=5, record=True)
     assert result.record is not None
     replay(result.record)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_any_typed_text_is_parsed_or_refused_without_harm(game_id: str) -> None:
+    """What a player types at the prompt never corrupts a game in progress."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    cls = game_class(game_id)
+    state = load(game_id, cls.min_players).new_initial_state()
+    rng = random.Random(9)
+    for _ in range(12):  # walk into the game a little, to a player's decision
+        if state.is_terminal():
+            break
+        player = _acting(state)[0]
+        if player == CHANCE:
+            state.apply(state.chance_outcomes().sample(rng), player)
+        else:
+            state.apply(rng.choice(state.legal_actions(player)), player)
+    while state.current_player() == CHANCE:
+        state.apply(state.chance_outcomes().sample(rng))
+    player = _acting(state)[0]
+    words = sorted({w for a in state.legal_actions(player) for w in str(a).split()})
+    snapshot = state.to_json()
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        st.lists(st.sampled_from([*words, "0", "99", "+", ">", "@", "-1", "x"]), max_size=6)
+        | st.text(max_size=30)
+    )
+    def typed(text: list[str] | str) -> None:
+        line = text if isinstance(text, str) else " ".join(text)
+        try:
+            action = state.parse_action(line, player)
+        except ActionError:
+            assert state.to_json() == snapshot
+            return
+        assert state.is_legal(action, player)
+        assert state.to_json() == snapshot
+
+    typed()
