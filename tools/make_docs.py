@@ -9,7 +9,8 @@ A docs page marks a generated block with
 and this script replaces what stands between the two lines with the command and its output,
 so every figure in the docs can be reproduced by a reader with the same command.
 
-Usage: python tools/make_docs.py [docs/games/rancho.md ...] [--dry-run]
+Usage: python tools/make_docs.py [docs/games/rancho.md ...] [--only TEXT] [--dry-run]
+(--only TEXT regenerates just the blocks whose command contains TEXT)
 """
 
 from __future__ import annotations
@@ -49,14 +50,16 @@ def run(command: str) -> str:
     return done.stdout.rstrip()
 
 
-def regenerate(path: Path, dry_run: bool = False) -> int:
+def regenerate(path: Path, dry_run: bool = False, only: str = "") -> int:
     text = path.read_text()
     count = 0
 
     def replace(match: re.Match[str]) -> str:
         nonlocal count
-        count += 1
         command = match["command"].strip()
+        if only not in command:
+            return match.group(0)
+        count += 1
         print(f"{path.relative_to(ROOT)}: {command}", file=sys.stderr)
         output = run(command)
         body = f"```\n$ {command}\n{output}\n```\n"
@@ -70,9 +73,10 @@ def regenerate(path: Path, dry_run: bool = False) -> int:
 
 def main(argv: list[str]) -> None:
     dry_run = "--dry-run" in argv
-    paths = [Path(a).resolve() for a in argv if not a.startswith("--")]
+    only = argv[argv.index("--only") + 1] if "--only" in argv else ""
+    paths = [Path(a).resolve() for a in argv if a.endswith(".md")]
     paths = paths or sorted((ROOT / "docs").rglob("*.md"))
-    total = sum(regenerate(p, dry_run) for p in paths)
+    total = sum(regenerate(p, dry_run, only) for p in paths)
     print(f"regenerated {total} blocks", file=sys.stderr)
 
 

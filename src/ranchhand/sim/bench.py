@@ -38,10 +38,15 @@ def default_player_counts(game: str) -> list[int]:
 def bench(
     game: str, players: int, games: int = 200, bot: str = "greedy", seed: int = 0
 ) -> BenchResult:
-    """Play ``games`` games in this process and time them (game loading excluded)."""
+    """Play ``games`` games in this process and time them.
+
+    Loading the game and one warm-up game (which fills the games' memo tables) are not
+    timed, so the first table size measured is not penalised for them.
+    """
     loaded = load(game, players, max_turns=2000)
     make = bot_factory(game, bot)
     turns = truncated = 0
+    play(loaded, [make() for _ in range(players)], derive_seed(seed, "warm-up"))  # fill caches
     start = time.perf_counter()
     for index in range(games):
         result = play(loaded, [make() for _ in range(players)], derive_seed(seed, index))
