@@ -171,3 +171,16 @@ def test_option_allowed_values_read_well() -> None:
     assert Option("n", 1, "doc", minimum=1, maximum=9).allowed() == "an integer 1..9"
     assert Option("x", "a", "doc", choices=("a", "b")).allowed() == "a, b"
     assert Option("f", False, "doc", choices=(False, True)).allowed() == "false, true"
+
+
+def test_a_game_that_breaks_the_protocol_is_told_so() -> None:
+    from ranchhand.bots.base import Bot
+    from ranchhand.core import GameDefinitionError, State
+
+    state = ToyGame(2).new_initial_state()
+    with pytest.raises(GameDefinitionError, match="does not list who acts"):
+        State._acting_players(state)
+    with pytest.raises(GameDefinitionError, match="does not list its outcomes"):
+        State._chance_outcomes(state)
+    with pytest.raises(TypeError):
+        Bot()  # type: ignore[abstract]

@@ -7,19 +7,21 @@ seeded generator; never the full state, so a bot cannot peek at hidden cards.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 
-class Bot:
-    """Base of all bots; subclasses override :meth:`act`."""
+class Bot(ABC):
+    """Base of all bots; subclasses choose in :meth:`act`."""
 
     name: ClassVar[str] = "bot"
 
+    @abstractmethod
     def act(
         self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random
     ) -> Hashable:
-        raise NotImplementedError
+        """One of ``legal_actions``, chosen from what the player observes."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

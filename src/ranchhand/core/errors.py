@@ -19,6 +19,13 @@ class OptionError(RanchhandError, ValueError):
     """An unknown game, option, player count or option value."""
 
 
+class GameDefinitionError(RanchhandError, TypeError):
+    """A game's code breaks the engine's protocol (a bug in the game, not bad input).
+
+    For example a state that reports a chance node without listing its outcomes.
+    """
+
+
 class DataError(RanchhandError, ValueError):
     """A rules data file (board, deck, patterns, tables) is malformed.
 

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 from ranchhand.core.chance import ChanceOutcomes
 from ranchhand.core.errors import (
     AmbiguousAction,
+    GameDefinitionError,
     IllegalAction,
     InvalidAction,
     OptionError,
@@ -218,14 +219,18 @@ class State(ABC):
 
     def _acting_players(self) -> tuple[int, ...]:
         """At a simultaneous node: the players who still owe a choice."""
-        raise NotImplementedError(f"{self.game.id} has no simultaneous nodes")
+        raise GameDefinitionError(
+            f"{self.game.id} reported a simultaneous node but does not list who acts"
+        )
 
     @abstractmethod
     def _legal_actions(self, player: int) -> list[Hashable]:
         """The finite list of actions offered to ``player`` now."""
 
     def _chance_outcomes(self) -> ChanceOutcomes:
-        raise NotImplementedError(f"{self.game.id} has no chance nodes")
+        raise GameDefinitionError(
+            f"{self.game.id} reported a chance node but does not list its outcomes"
+        )
 
     @abstractmethod
     def _why_illegal(self, action: Hashable, player: int) -> str | None:
