@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+GAME   ?= rancho
+SEATS  ?= human,greedy,greedy
 
 .PHONY: help install play test lint format bench simulate docs golden clean
 
@@ -17,8 +19,8 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)  ## create .venv and install ranchhand with its test tools
 
-play: $(STAMP)  ## play Rancho in the terminal against two greedy bots
-	$(BIN)/ranchhand play $(or $(GAME),rancho) --seats $(or $(SEATS),human,greedy,greedy)
+play: $(STAMP)  ## play Rancho in the terminal against two greedy bots (GAME=, SEATS=)
+	$(BIN)/ranchhand play $(GAME) --seats $(SEATS)
 
 test: $(STAMP)  ## lint and type-check, then run the whole test suite
 	$(BIN)/ruff check src tests tools
