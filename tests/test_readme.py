@@ -15,3 +15,20 @@ def test_readme_python_example_runs(tmp_path, monkeypatch) -> None:  # type: ign
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
     assert (tmp_path / "game.json").exists()
+
+
+def test_make_play_starts_the_readme_table() -> None:
+    """`make play` (a README command) plays Rancho with a human and two greedy bots."""
+    import shutil
+    import subprocess
+
+    make = shutil.which("make")
+    assert make, "make is one of the README's two commands"
+    dry = subprocess.run(
+        [make, "-n", "-W", "pyproject.toml", "play"],
+        cwd=README.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "ranchhand play rancho --seats human,greedy,greedy" in dry
