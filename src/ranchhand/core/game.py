@@ -298,15 +298,10 @@ class State(ABC):
 
     def legal_actions(self, player: int | None = None) -> list[Hashable]:
         """The actions offered now (chance outcomes at a chance node)."""
-        current = self.current_player()
-        if current == TERMINAL:
-            return []
-        acting = (CHANCE,) if current == CHANCE else self._acting(current)
+        actors = self._actors(self.current_player())
         if player is None:
-            if not acting:
-                return []
-            player = acting[0]
-        elif player not in acting:
+            player = actors[0] if actors else None
+        if player not in actors:
             return []
         return list(self._legal_entry(player)[0])
 
@@ -386,8 +381,7 @@ class State(ABC):
         """An independent copy; games override this for speed (see ``_twin``)."""
         twin = copy.copy(self)
         twin.__dict__.update(copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "game"}))
-        twin._legal_cache = {}
-        twin._chance_cache = None
+        twin._forget_cached()
         return twin
 
     def to_json(self) -> dict[str, Any]:
@@ -415,7 +409,7 @@ class State(ABC):
         current = self.current_player()
         if current == TERMINAL:
             return "the game is over", player
-        acting = (CHANCE,) if current == CHANCE else self._acting(current)
+        acting = self._actors(current)
         if player is None:
             if len(acting) != 1:
                 return f"several players choose at once ({_players(acting)}); say which", None
@@ -435,9 +429,13 @@ class State(ABC):
             return self._acting_players()
         return ()
 
+    def _actors(self, current: int) -> tuple[int, ...]:
+        """Who may apply an action now: the acting players, or CHANCE at a chance node."""
+        return (CHANCE,) if current == CHANCE else self._acting(current)
+
     def _chance_node(self) -> ChanceOutcomes:
         """The chance outcomes of this position, computed once per position."""
-        cached = getattr(self, "_chance_cache", None)
+        cached = self._chance_cache
         if cached is None:
             cached = self._chance_cache = self._chance_outcomes()
         return cached
@@ -468,8 +466,8 @@ class State(ABC):
             return None
         if player is not None:
             return player
-        acting = (CHANCE,) if current == CHANCE else self._acting(current)
-        return acting[0] if acting else None
+        actors = self._actors(current)
+        return actors[0] if actors else None
 
     def _context(self, player: int | None) -> dict[str, Any]:
         return {"game": self.game.id, "turn": self.turn, "player": player}

@@ -66,7 +66,6 @@ class GloryState(State):
         self.rounds: list[dict[str, Any]] = []
         self.log: list[str] = []
         self.result: Outcome | None = None
-        self._chance: ChanceOutcomes | None = None
         """The outcomes of the current chance node, computed once (cleared by every action)."""
         self._deal()
 
@@ -87,9 +86,6 @@ class GloryState(State):
         return tuple(p for p in (top[1], top[2]) if p not in self.signs)
 
     def _chance_outcomes(self) -> ChanceOutcomes:
-        cached = self._chance
-        if cached is not None:
-            return cached
         top = self.stack[-1]
         faces: tuple[Draw | Steal, ...]
         if top[0] == "draw":
@@ -97,8 +93,7 @@ class GloryState(State):
         else:
             counts, faces = self.hands[top[2]], self.game.steals
         actions = [faces[k] for k, c in enumerate(counts) if c]
-        self._chance = ChanceOutcomes(actions, [c for c in counts if c])
-        return self._chance
+        return ChanceOutcomes(actions, [c for c in counts if c])
 
     def _legal_actions(self, player: int) -> list[Hashable]:
         if not self.stack:
@@ -128,7 +123,6 @@ class GloryState(State):
         return self.result
 
     def _apply(self, action: Hashable, player: int) -> None:
-        self._chance = None
         stack = self.stack
         if player == CHANCE:
             top = stack.pop()
@@ -529,7 +523,6 @@ class GloryState(State):
     # ----------------------------------------------------------- copy, JSON
     def clone(self) -> GloryState:
         twin = self._twin()
-        twin._chance = None
         twin.deck = list(self.deck)
         twin.discard = list(self.discard)
         twin.hands = [list(h) for h in self.hands]

@@ -64,7 +64,6 @@ class RocketState(State):
         self.setting_up = True
         self.pending: list[int] = []
         self.over: Outcome | None = None
-        self._chance: ChanceOutcomes | None = None
 
     # ----------------------------------------------------------- whose turn
     def _current_player(self) -> int:
@@ -122,20 +121,18 @@ class RocketState(State):
         return actions
 
     def _chance_outcomes(self) -> ChanceOutcomes:
-        if self._chance is None:
-            deck = self.deck
-            kinds = self.left
-            if len(kinds) > 1:
-                actions = list(itemgetter(*kinds)(self.tables.draws))
-                weights = list(itemgetter(*kinds)(deck))
-            else:
-                actions = [self.tables.draws[k] for k in kinds]
-                weights = [deck[k] for k in kinds]
-            if self.deck_cats:
-                actions.append(self.tables.draw_cat)
-                weights.append(self.deck_cats)
-            self._chance = ChanceOutcomes(actions, weights)
-        return self._chance
+        deck = self.deck
+        kinds = self.left
+        if len(kinds) > 1:
+            actions = list(itemgetter(*kinds)(self.tables.draws))
+            weights = list(itemgetter(*kinds)(deck))
+        else:
+            actions = [self.tables.draws[k] for k in kinds]
+            weights = [deck[k] for k in kinds]
+        if self.deck_cats:
+            actions.append(self.tables.draw_cat)
+            weights.append(self.deck_cats)
+        return ChanceOutcomes(actions, weights)
 
     # ----------------------------------------------------------- the reasons
     def _why_illegal(self, action: Hashable, player: int) -> str | None:
@@ -175,7 +172,6 @@ class RocketState(State):
             if not self.deck[card]:
                 self.left.remove(card)
         self.deck_size -= 1
-        self._chance = None
         display = self.display
         display[display.index(EMPTY)] = card
         if not self.deck_size or EMPTY not in display:
@@ -327,7 +323,6 @@ class RocketState(State):
         self.left = [k for k, n in enumerate(self.deck) if n]
         self.deck_cats = cats
         self.deck_size = sum(self.deck) + cats
-        self._chance = None
         self._forget_cached()
 
     def set_corrals(self, player: int, corrals: list[Corral]) -> None:
