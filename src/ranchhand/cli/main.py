@@ -20,7 +20,14 @@ from ranchhand.core.errors import RanchhandError
 from ranchhand.core.game import CHANCE, Outcome, State
 from ranchhand.core.options import parse_assignments
 from ranchhand.core.records import Record, replay, replay_steps
-from ranchhand.core.registry import bot_factory, canonical_name, game_module, games, load
+from ranchhand.core.registry import (
+    bot_factory,
+    canonical_name,
+    game_class,
+    game_module,
+    games,
+    load,
+)
 from ranchhand.core.runner import play
 from ranchhand.sim.bench import bench, default_player_counts
 from ranchhand.sim.compare import compare, option_values
@@ -189,7 +196,7 @@ def _simulation(
 ) -> Simulation:
     names = [s.strip() for s in (seats or "greedy").split(",") if s.strip()]
     if players is None:
-        players = len(names) if len(names) > 1 else load(game).min_players
+        players = len(names) if len(names) > 1 else game_class(game).min_players
     if len(names) == 1:
         names = names * players
     if len(names) != players:
@@ -259,7 +266,7 @@ def compare_command(
     """Simulate every reading of one option side by side (score split, lengths, ties)."""
     try:
         values = option_values(game, vary)
-        cls = load(game).__class__
+        cls = game_class(game)
         counts = players or list(range(cls.min_players, cls.max_players + 1))
         base = parse_assignments(option or [])
         base.setdefault("max_turns", str(_default_max_turns(game)))

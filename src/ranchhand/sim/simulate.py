@@ -68,6 +68,7 @@ class Report:
     simulation: Simulation
     results: list[GameSummary]
     seconds: float
+    options: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -89,7 +90,6 @@ class Report:
             if scores
             else None
         )
-        game = sim.load()
         return {
             "game": canonical_name(sim.game),
             "players": sim.players,
@@ -106,7 +106,7 @@ class Report:
             "games_per_s": games / self.seconds if self.seconds > 0 else float("inf"),
             "seconds": self.seconds,
             "seed": sim.seed,
-            "options": dict(game.options),
+            "options": dict(self.options),
             "summary": self.summary,
         }
 
@@ -177,7 +177,7 @@ def simulate(
     seconds = time.perf_counter() - start
     results.sort(key=lambda r: r.index)
     finished = [r.details for r in results if not r.truncated]
-    return Report(sim, results, seconds, game.summarize(finished))
+    return Report(sim, results, seconds, dict(game.options), game.summarize(finished))
 
 
 def report_json(report: Report) -> str:
