@@ -20,6 +20,7 @@ from ranchhand.core import (
     Option,
     Outcome,
     State,
+    StateError,
 )
 
 
@@ -131,6 +132,12 @@ class ToyState(State):
             self.bets.get(player),
             list(self._acting_players()),
         )
+
+    def _validate(self) -> None:
+        if len(self.scores) != self.game.players or any(s < 0 for s in self.scores):
+            raise StateError("data.scores", "expected one score of 0 or more per player")
+        if self.roll not in (None, 1, 2, 3):
+            raise StateError("data.roll", f"expected 1..3 or null, got {self.roll!r}")
 
     def _to_json(self) -> dict[str, Any]:
         return {

@@ -11,6 +11,7 @@ from ranchhand.core.errors import (
     OptionError,
     RanchhandError,
     RecordError,
+    StateError,
 )
 from ranchhand.core.game import (
     CHANCE,
@@ -48,6 +49,7 @@ __all__ = [
     "Record",
     "RecordError",
     "State",
+    "StateError",
     "derive_seed",
     "play",
     "replay",

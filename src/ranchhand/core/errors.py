@@ -71,11 +71,16 @@ class ActionError(RanchhandError, ValueError):
             )
             if part
         )
-        said = f"{self.text!r}: " if self.text is not None else ""
+        said = f"{shorten(self.text)!r}: " if self.text is not None else ""
         message = f"{where}: {said}{self.reason}" if where else f"{said}{self.reason}"
         if self.suggestions:
             message += "; did you mean: " + ", ".join(repr(s) for s in self.suggestions)
         return message
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters, so an error never echoes a huge input back."""
+    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text):,} characters)"
 
 
 def _player_name(player: int) -> str:
@@ -111,3 +116,16 @@ class RecordError(RanchhandError, ValueError):
     def __init__(self, message: str, step: int | None = None) -> None:
         self.step = step
         super().__init__(message if step is None else f"step {step}: {message}")
+
+
+class StateError(RecordError):
+    """A state's JSON (or a position set up by hand) is malformed or impossible.
+
+    ``where`` names the field, e.g. ``data.herd.rabbit``; the message says what
+    was expected and what was found, e.g. ``state JSON: data.hands[1]: five copies
+    of 'kraken', the box has 1``.
+    """
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where, self.problem = where, problem
+        super().__init__(f"state JSON: {where}: {problem}" if where else f"state JSON: {problem}")

@@ -17,9 +17,9 @@ from __future__ import annotations
 import copy
 import difflib
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from ranchhand.core.chance import ChanceOutcomes
 from ranchhand.core.errors import (
@@ -28,8 +28,14 @@ from ranchhand.core.errors import (
     IllegalAction,
     InvalidAction,
     OptionError,
+    RanchhandError,
+    StateError,
+    shorten,
 )
+from ranchhand.core.notation import MAX_ACTION_TEXT
 from ranchhand.core.options import MAX_TURNS, Option, resolve_options
+
+_T = TypeVar("_T")
 
 CHANCE = -1
 """``current_player()`` at a chance node."""
@@ -173,17 +179,57 @@ class Game(ABC):
         """The state before the first action (often a chance node: deal, roll)."""
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a state written by :meth:`State.to_json` for this game."""
+        """Rebuild a state written by :meth:`State.to_json` for this game.
+
+        The JSON is not trusted: a state that could not arise in this game (an
+        animal too many, a card in two places, a negative count) is refused with a
+        :class:`StateError` naming the field, never loaded.
+        """
         from ranchhand.core.serial import check_state_header
 
         check_state_header(self, data)
-        state = self._state_from_json(data["data"])
-        state.turn = int(data["turn"])
+        turn = data["turn"]
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= 10**9:
+            raise StateError("turn", f"expected a whole number 0..{10**9}, got {turn!r}")
+        payload = data["data"]
+        if not isinstance(payload, Mapping):
+            raise StateError("data", f"expected an object, got {type(payload).__name__}")
+        state = _guarded(lambda: self._state_from_json(payload), "data")
+        state.turn = turn
+        state._forget_cached()
+        _guarded(state._validate, "data")
         return state
 
     @abstractmethod
     def _state_from_json(self, data: Mapping[str, Any]) -> State:
-        """Rebuild the game-specific part of a state."""
+        """Rebuild the game-specific part of a state (raise StateError naming the field)."""
+
+    def setup(self, spec: Mapping[str, Any] | str) -> State:
+        """A position built from a short description: for study, puzzles and tests.
+
+        ``spec`` is a mapping, or the same as TOML text; each game documents its
+        keys on its docs page (who is to act, what each player holds...). Anything
+        not given takes its value at the start of a game. The position is checked
+        like loaded JSON (:meth:`State._validate`) and round-trips through JSON.
+        """
+        if isinstance(spec, str):
+            import tomllib
+
+            try:
+                spec = tomllib.loads(spec)
+            except tomllib.TOMLDecodeError as error:
+                raise StateError("setup", f"not TOML: {error}") from None
+        if not isinstance(spec, Mapping):
+            raise StateError("setup", f"expected a table, got {type(spec).__name__}")
+        chosen = spec
+        state = _guarded(lambda: self._setup(chosen), "setup")
+        state._forget_cached()
+        _guarded(state._validate, "setup")
+        return state
+
+    def _setup(self, spec: Mapping[str, Any]) -> State:
+        """Build the position ``spec`` describes (see :meth:`setup`)."""
+        raise StateError("setup", f"{self.id} has no setup description")
 
     def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Aggregate the :meth:`State.details` of many finished games (simulation)."""
@@ -193,6 +239,21 @@ class Game(ABC):
         changed = {k: v for k, v in self.options.items() if v != _default(self, k)}
         shown = "".join(f", {k}={v!r}" for k, v in changed.items())
         return f"<{type(self).__name__} {self.id} players={self.players}{shown}>"
+
+
+def _guarded(build: Callable[[], _T], where: str) -> _T:
+    """Run ``build``; a Python error from malformed input becomes a StateError.
+
+    Games name the field themselves where they check; this is the net under them,
+    so no input, however malformed, ends in a traceback.
+    """
+    try:
+        return build()
+    except RanchhandError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError) as error:
+        problem = f"malformed ({type(error).__name__}: {shorten(str(error))})"
+        raise StateError(where, problem) from None
 
 
 def _default(game: Game, name: str) -> Any:
@@ -276,6 +337,13 @@ class State(ABC):
         """Game-specific facts of a finished game for simulation reports."""
         return {}
 
+    def _validate(self) -> None:  # noqa: B027 - every game overrides it; abstract once they do
+        """Raise StateError, naming the field, if this position could not arise in the game.
+
+        Called on every state loaded from JSON or set up by hand: animals and cards
+        conserved against the box, no count negative, every piece in one place.
+        """
+
     # ------------------------------------------------------------ public API
     def outcome(self) -> Outcome | None:
         result = self._outcome()
@@ -334,6 +402,12 @@ class State(ABC):
         player = self._resolve_player(player)
         if player is None:
             raise IllegalAction("the game is over", text=text, **self._context(None))
+        if len(text) > MAX_ACTION_TEXT:
+            raise InvalidAction(
+                f"an action is at most {MAX_ACTION_TEXT} characters, this text has {len(text):,}",
+                text=text,
+                **self._context(player),
+            )
         try:
             action = self._parse(text.strip(), player)
         except (InvalidAction, AmbiguousAction) as error:
