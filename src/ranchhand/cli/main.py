@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from collections.abc import Hashable
@@ -14,9 +15,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
-from ranchhand.cli.play import HumanSeat, QuitGame, Table, save_record
+from ranchhand.cli.play import (
+    HumanSeat,
+    QuitGame,
+    Table,
+    private_screen,
+    record_path,
+    save_record,
+)
+from ranchhand.cli.safe import plain
 from ranchhand.cli.view import GameView
-from ranchhand.core.errors import RanchhandError
+from ranchhand.core.errors import OptionError, RanchhandError, RecordError
 from ranchhand.core.game import CHANCE, Outcome, State
 from ranchhand.core.options import parse_assignments
 from ranchhand.core.records import Record, replay, replay_steps
@@ -47,7 +56,7 @@ OptionList = Annotated[
 
 
 def _fail(message: str) -> None:
-    console.print(f"[bold red]error:[/] {message}")
+    console.print(f"[bold red]error:[/] {plain(message)}")
     raise typer.Exit(2)
 
 
@@ -98,56 +107,89 @@ def play_command(
     seats: Annotated[
         str, typer.Option(help="One per player: human, random, greedy (comma separated).")
     ] = "human,greedy,greedy",
-    seed: Annotated[int | None, typer.Option(help="Seed for dice, draws and bots.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed for dice, draws and bots. Default: a fresh secret one, shown when the "
+            "game is over (a seed reveals every hidden card)."
+        ),
+    ] = None,
     option: OptionList = None,
     record: Annotated[
-        Path | None, typer.Option(help="Where to save the record (default records/GAME-SEED.json).")
+        Path | None,
+        typer.Option(help="A new file for the record (default records/GAME-DATE-TIME.json)."),
     ] = None,
 ) -> None:
     """Play in the terminal against bots or friends (hot-seat)."""
     try:
         names = [s.strip() for s in seats.split(",") if s.strip()]
+        if not names:
+            raise OptionError("--seats names no seat; e.g. --seats human,greedy")
         loaded = load(game, len(names), **parse_assignments(option or []))
         factories = {n: bot_factory(game, n) for n in set(names) if n != "human"}
+        path = record_path(record, loaded.id)
     except RanchhandError as error:
         _fail(str(error))
         return
-    seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
-    table = Table(
-        console, _view(game), loaded, {i for i, n in enumerate(names) if n == "human"}, names
-    )
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    humans = {i for i, n in enumerate(names) if n == "human"}
+    table = Table(console, _view(game), loaded, humans, names)
     seat_objects = [
         HumanSeat(table, console.input) if n == "human" else factories[n]() for n in names
     ]
     log = Record.start(loaded, names, seed)
-    path = record or Path("records") / f"{loaded.id}-{seed}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
 
     def listen(state: State, player: int, action: Hashable) -> None:
         log.add(player, action)
         table.note(state, player, action)
 
-    console.print(
-        f"[bold]{loaded.name}[/] with {len(names)} players, seed {seed}. Type 'help' at any prompt."
-    )
+    console.print(f"[bold]{loaded.name}[/] with {_count(len(names), 'player')}.")
+    console.print("Type 'help' at any prompt.")
     state = loaded.new_initial_state()
     try:
-        result = play(loaded, seat_objects, seed, listener=listen, seat_names=names, state=state)
-    except (QuitGame, KeyboardInterrupt):
+        with private_screen(console, len(humans)):
+            result = play(
+                loaded, seat_objects, seed, listener=listen, seat_names=names, state=state
+            )
+    except (QuitGame, KeyboardInterrupt, EOFError):
         console.print("\nGame stopped.")
-        save_record(log, path, console)
+        _save_or_fail(log, path, record is not None)
         raise typer.Exit(0) from None
+    except Exception as error:  # a bug must not lose the game: save it, then say so
+        saved = _save_or_fail(log, path, record is not None)
+        console.print(
+            f"[bold red]ranchhand failed with {type(error).__name__}[/]: this is a bug. "
+            f"The game so far is in {plain(saved)}; please report it with that file."
+        )
+        if os.environ.get("RANCHHAND_DEBUG"):
+            raise
+        raise typer.Exit(70) from None
     log.finish(state)
-    console.print(table.view.render(state.observe(next(iter(table.humans), 0))))
+    console.print(table.view.render(state.observe(table.last_human or min(humans, default=0))))
     _print_outcome(result.outcome, names)
-    save_record(log, path, console)
+    console.print(f"The game's seed was {seed} (replay it with the record below).")
+    _save_or_fail(log, path, record is not None)
+
+
+def _save_or_fail(log: Record, path: Path, chosen: bool) -> Path:
+    try:
+        return save_record(log, path, console, chosen=chosen)
+    except RecordError as error:
+        console.print(f"[bold red]error:[/] {plain(error)}")
+        raise typer.Exit(74) from None
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 player``, ``3 players``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _print_outcome(outcome: Outcome, names: list[str]) -> None:
     if outcome.truncated:
         console.print("[yellow]The game was stopped by max_turns: no winner.[/]")
         return
-    winners = ", ".join(f"P{w} {names[w]}" for w in outcome.winners) or "nobody"
+    winners = ", ".join(f"P{w} {plain(names[w])}" for w in outcome.winners) or "nobody"
     scores = "" if outcome.scores is None else f"  scores: {list(outcome.scores)}"
     console.print(f"[bold green]Winner: {winners}[/] ({outcome.reason}){scores}")
 
@@ -315,19 +357,26 @@ def replay_command(
     pause: Annotated[
         bool, typer.Option(help="With --show: wait for Enter after each step.")
     ] = True,
+    allow_files: Annotated[
+        bool,
+        typer.Option(
+            help="Let the record's options name data files on this machine (a deck, a board). "
+            "Off by default: a record from someone else must not make ranchhand read files."
+        ),
+    ] = False,
 ) -> None:
     """Replay a record, checking every action against the rules."""
     try:
         record = Record.load(file)
         if show:
-            _show_replay(record, pause and sys.stdin.isatty())
-        state = replay(record)
+            _show_replay(record, pause and sys.stdin.isatty(), allow_files)
+        state = replay(record, allow_files=allow_files)
     except (RanchhandError, OSError) as error:
         _fail(str(error))
         return
     console.print(
-        f"[bold green]verified[/] {len(record.steps)} actions of {record.game} "
-        f"({record.players} players, seed {record.seed}); {state.turn} turns."
+        f"[bold green]verified[/] {len(record.steps)} actions of {plain(record.game)} "
+        f"({_count(record.players, 'player')}, seed {record.seed}); {state.turn} turns."
     )
     outcome = state.outcome()
     if outcome is not None:
@@ -336,17 +385,17 @@ def replay_command(
         console.print("The record stops before the end of the game.")
 
 
-def _show_replay(record: Record, pause: bool) -> None:
+def _show_replay(record: Record, pause: bool, allow_files: bool) -> None:
     view = _view(record.game)
-    for index, (state, step) in enumerate(replay_steps(record)):
+    for index, (state, step) in enumerate(replay_steps(record, allow_files=allow_files)):
         if step is None:
             console.print(view.render(state.observe(0)))
             break
         if step.player == CHANCE:
-            console.print(f"[dim]{index}: chance: {step.action}[/]")
+            console.print(f"[dim]{index}: chance: {plain(step.action)}[/]")
             continue
         console.print(view.render(state.observe(step.player)))
-        console.print(f"[bold]{index}: P{step.player} {step.action}[/]")
+        console.print(f"[bold]{index}: P{step.player} {plain(step.action)}[/]")
         if pause:
             console.input("[dim]Enter for the next step[/] ")
 
@@ -386,7 +435,7 @@ def main() -> None:
     try:
         app()
     except RanchhandError as error:
-        console.print(f"[bold red]error:[/] {error}")
+        console.print(f"[bold red]error:[/] {plain(error)}")
         sys.exit(2)
 
 

@@ -7,8 +7,12 @@ draws only the player's observation, so hot-seat play never shows a hand.
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Callable, Hashable, Sequence
+import tempfile
+import time
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,8 +22,9 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
+from ranchhand.cli.safe import plain, printable
 from ranchhand.cli.view import GameView
-from ranchhand.core.errors import ActionError
+from ranchhand.core.errors import ActionError, RecordError
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
 from ranchhand.core.records import Record
 
@@ -103,9 +108,9 @@ class HumanSeat:
     def choose(self, state: State, player: int) -> Hashable:
         table, console = self.table, self.table.console
         if len(table.humans) > 1 and table.last_human not in (None, player):
-            console.clear()
+            wipe(console)
             self.ask(f"Pass the keyboard to {table.name(player)} and press Enter ")
-            console.clear()
+            wipe(console)
         table.last_human = player
         self._show(state, player)
         while True:
@@ -131,7 +136,7 @@ class HumanSeat:
             try:
                 return state.parse_action(text, player)
             except ActionError as error:
-                console.print(Text(f"{error.kind}: {error}", style="bold red"))
+                console.print(Text(f"{error.kind}: {printable(str(error))}", style="bold red"))
                 console.print("Type 'help' for the notation, 'actions' for the legal actions.")
 
     def _show(self, state: State, player: int) -> None:
@@ -141,11 +146,88 @@ class HumanSeat:
         )
         lines = table.since_last_turn(player, state)
         if lines:
-            console.print(Panel("\n".join(lines[-30:]), title="since your last turn"))
+            text = Text("\n".join(printable(line) for line in lines[-30:]))
+            console.print(Panel(text, title="since your last turn"))
         console.print(table.view.render(state.observe(player)))
         console.print(table.view.render_actions(state.legal_actions(player)))
 
 
-def save_record(record: Record, path: Path, console: Console) -> None:
-    record.save(path)
-    console.print(f"Record saved to {path} (replay it with: ranchhand replay {path} --show)")
+WIPE = "\x1b[H\x1b[2J\x1b[3J"
+"""Cursor home, erase the screen, erase the scrollback (xterm's E3, honoured by the
+common terminals): a hand-off must leave nothing of the previous player to scroll
+back to. Hot-seat games also run in the alternate screen, which keeps no scrollback."""
+
+
+def wipe(console: Console) -> None:
+    """Clear the screen and the terminal's scrollback (nothing on a non-terminal)."""
+    if console.is_terminal:
+        console.file.write(WIPE)
+        console.file.flush()
+
+
+@contextmanager
+def private_screen(console: Console, humans: int) -> Iterator[None]:
+    """With several people at one keyboard, play in the alternate screen.
+
+    The alternate screen has no scrollback, so when the game ends (or stops) the
+    terminal returns to what it showed before the game, with no hand in its history.
+    """
+    if humans < 2 or not console.is_terminal:
+        yield
+        return
+    console.set_alt_screen(True)
+    try:
+        yield
+    finally:
+        wipe(console)
+        console.set_alt_screen(False)
+
+
+def record_path(wanted: Path | None, game_id: str) -> Path:
+    """Where a game's record will go, checked before the first move.
+
+    A given path must not exist yet (a record never replaces another) and its
+    folder must be writable; the default is ``records/GAME-DATE-TIME.json``, a name
+    that says nothing of the seed (the seed is a spoiler until the game is over).
+    """
+    if wanted is None:
+        folder = Path("records")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise RecordError(f"cannot create {folder}/ for the record: {error.strerror}") from None
+        path = folder / f"{game_id}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    else:
+        path = wanted
+        if path.is_symlink() or path.exists():
+            kind = "a folder" if path.is_dir() else "a file"
+            raise RecordError(
+                f"--record {path}: {kind} is there already; name a new file "
+                "(a record never replaces anything)"
+            )
+    folder = path.parent
+    if not folder.is_dir():
+        raise RecordError(f"--record {path}: the folder {folder} does not exist")
+    try:
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=".ranchhand-probe-")
+    except OSError as error:
+        raise RecordError(f"--record {path}: cannot write in {folder}: {error.strerror}") from None
+    os.close(handle)
+    os.unlink(probe)
+    return path
+
+
+def save_record(record: Record, path: Path, console: Console, *, chosen: bool) -> Path:
+    """Save ``record``; a default name that was taken meanwhile gets a numbered suffix."""
+    target = path
+    for attempt in range(2, 1000):
+        try:
+            record.save(target)
+            break
+        except RecordError:
+            if chosen or not target.exists():
+                raise
+            target = path.with_name(f"{path.stem}-{attempt}{path.suffix}")
+    shown = plain(target)
+    console.print(f"Record saved to {shown} (replay it with: ranchhand replay {shown} --show)")
+    return target

@@ -80,8 +80,8 @@ def parse_data(raw: bytes | str, source: str) -> dict[str, Any]:
     """Parse TOML (or JSON, by the name's ending) that nobody vouches for.
 
     Refused, with the source named: text that is not UTF-8, NaN and Infinity,
-    integers of more than 18 digits, nesting deeper than 64 levels. Errors give the
-    line and column, never echo the content.
+    integers of more than 20 digits (a 64-bit seed has 20), nesting deeper than 64
+    levels. Errors give the line and column, never echo the content.
     """
     if isinstance(raw, bytes):
         try:
@@ -110,7 +110,7 @@ def parse_data(raw: bytes | str, source: str) -> dict[str, Any]:
 
 
 MAX_DEPTH = 64
-MAX_DIGITS = 18
+MAX_DIGITS = 20
 
 
 def load_json(text: str, source: str) -> Any:

@@ -417,6 +417,15 @@ class State(ABC):
                 suggestions=error.suggestions or self.closest_texts(text, player),
                 **self._context(player),
             ) from None
+        except (ValueError, LookupError, TypeError, ArithmeticError) as error:
+            # A parser that trips over odd text is a bug to fix, but never a lost game:
+            # the person at the prompt is told the text was not understood.
+            raise InvalidAction(
+                f"this text could not be read as an action ({type(error).__name__})",
+                text=text,
+                suggestions=self.closest_texts(text, player),
+                **self._context(player),
+            ) from None
         reason = self.why_illegal(action, player)
         if reason is not None:
             raise IllegalAction(
