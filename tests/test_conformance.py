@@ -31,6 +31,8 @@ from ranchhand.core.registry import GAME_MODULES, game_class, game_module, load,
 register("toy", "tests.core.toy")
 GAMES = sorted(GAME_MODULES)
 STEPS_CHECKED = 250
+ODD_WORDS = ["0", "99", "+", ">", "@", "-1", "x", "²", "¹:1", "١٢", "r²", "@a²", "9" * 5000, "½"]
+"""Typos a fuzzer found crashing games: Unicode digits, fractions, 5,000-digit numbers."""
 ACTIONS_CHECKED = 25
 
 
@@ -171,10 +173,7 @@ def test_any_typed_text_is_parsed_or_refused_without_harm(game_id: str) -> None:
     snapshot = state.to_json()
 
     @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(
-        st.lists(st.sampled_from([*words, "0", "99", "+", ">", "@", "-1", "x"]), max_size=6)
-        | st.text(max_size=30)
-    )
+    @given(st.lists(st.sampled_from([*words, *ODD_WORDS]), max_size=6) | st.text(max_size=30))
     def typed(text: list[str] | str) -> None:
         line = text if isinstance(text, str) else " ".join(text)
         try:

@@ -98,7 +98,11 @@ class Record:
         if found != RECORD_FORMAT:
             top.fail("format", f"expected {RECORD_FORMAT!r}, got {_shown(found)}")
         players = top.integer("players", 1, MAX_PLAYERS)
-        seats = [top.at("seats", i).text("", 64) for i in range(top.length("seats", MAX_PLAYERS))]
+        seats = (
+            [top.at("seats", i).text("", 64) for i in range(top.length("seats", MAX_PLAYERS))]
+            if top.raw("seats", None) is not None
+            else []
+        )
         if seats and len(seats) != players:
             top.fail("seats", f"expected {players} seats (one per player), got {len(seats)}")
         steps = []
