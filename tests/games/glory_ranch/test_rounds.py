@@ -61,6 +61,27 @@ def test_round_ends_when_a_ranch_holds_seven_cards() -> None:
     assert state.round == 2
 
 
+def test_a_seventh_card_played_ends_the_round_even_if_a_card_leaves_the_ranch() -> None:
+    # The rulebook: the round ends if "a player played a 7th card in their Ranch". Here
+    # the 7th card's own action returns a ranch card to the hand, leaving six in the ranch.
+    state = table(
+        2,
+        hands={0: ["return-yours", "fairy"], 1: ["plain", "plain"]},
+        ranches={0: ["plain"] * 3 + ["fairy"] * 3},
+    )
+    do(state, "play return-yours")
+    assert len(state.ranches[0]) == 7
+    do(state, "pick 0:1 plain")
+    assert state.round == 2
+    record = state.rounds[-1]
+    assert record["ranches"][0] == ["plain"] * 2 + ["fairy"] * 3 + ["return-yours"]
+    assert record["turns"] == 1
+    # the seventh card is counted in the turn it is played, not in later turns
+    state = table(2, hands={0: ["plain", "fairy"]}, ranches={0: ["fairy"] * 5})
+    do(state, "play plain")
+    assert state.round == 1 and not state.seventh
+
+
 def test_round_ends_when_a_draw_finds_deck_and_discard_empty() -> None:
     state = table(2, hands={0: ["draw-you", "plain"]}, stock=["fairy"])
     do(state, "play draw-you", "draw fairy")

@@ -25,7 +25,7 @@ class GloryRanch(Game):
 
     id = "glory-ranch"
     name = "Glory Ranch"
-    version = "1"
+    version = "2"
     min_players = 2
     max_players = 6
     information = "imperfect"

@@ -59,6 +59,9 @@ class GloryState(State):
         self.skips = 0
         self.playing = False
         self.exhausted = False
+        self.seventh = False
+        """A 7th card was played into a ranch this turn: the round ends with the turn,
+        even if a card leaves that ranch again (the rulebook: "played a 7th card")."""
         self.played_slot = 0
         self.round_turns = 0
         self.signs: dict[int, str] = {}
@@ -157,6 +160,8 @@ class GloryState(State):
         self.ranches[player].append(card)
         self.shields[player].append(0)
         self.played_slot = len(self.ranches[player]) - 1
+        if len(self.ranches[player]) == RANCH_LIMIT:
+            self.seventh = True
         self.playing = True
         self._note(f"P{player} plays {self.game.deck.cards[card].name}")
         for number in reversed(self.game.card_effects[card]):
@@ -217,11 +222,8 @@ class GloryState(State):
         self.round_turns += 1
         self._end_turn()
         n = self.game.players
-        ended = (
-            self.exhausted
-            or any(len(r) >= RANCH_LIMIT for r in self.ranches)
-            or not all(any(h) for h in self.hands)
-        )
+        ended = self.exhausted or self.seventh or not all(any(h) for h in self.hands)
+        self.seventh = False
         if ended:
             self._end_round()
             return
@@ -553,6 +555,7 @@ class GloryState(State):
             "skips": self.skips,
             "playing": self.playing,
             "exhausted": self.exhausted,
+            "seventh": self.seventh,
             "played_slot": self.played_slot,
             "round_turns": self.round_turns,
             "signs": {str(p): s for p, s in self.signs.items()},
@@ -578,6 +581,7 @@ class GloryState(State):
         state.round_turns = int(data["round_turns"])
         state.playing = bool(data["playing"])
         state.exhausted = bool(data["exhausted"])
+        state.seventh = bool(data["seventh"])
         state.signs = {int(p): s for p, s in data["signs"].items()}
         state.stack = [tuple(s) for s in data["stack"]]
         state.rounds = [dict(r) for r in data["rounds"]]
