@@ -56,7 +56,7 @@ def read_data(package: str, name: str) -> dict[str, Any]:
             "",
             "names a file outside the game; a record may only read files with --allow-files",
         )
-    if not path.is_file():
+    if not path.exists():
         raise DataError(shorten(name), "", f"no such data file in {package}, nor a file here")
     return parse_data(read_capped(path), str(path))
 
