@@ -58,6 +58,17 @@ class GloryRanch(Game):
                 "share": "every player tied for the highest total wins",
             },
         ),
+        Option(
+            "rps_ties",
+            10,
+            "How many tied rock-paper-scissors throws in a row end a contest: the rulebook "
+            "says 'if you tie, repeat until you do not', which never ends for players who "
+            "always show the same sign. At this many ties the contest is void: nobody wins "
+            "and its consequences are skipped (like any action that cannot be done). With "
+            "players choosing at random, 10 ties in a row happen once in about 59,000 contests.",
+            minimum=1,
+            maximum=1000,
+        ),
     )
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
@@ -68,6 +79,7 @@ class GloryRanch(Game):
         self.tables = Tables.of(self.deck)
         self.target: int = self.options["target"] or (50 if self.players <= 4 else 30)
         self.share_ties: bool = self.options["tie"] == "share"
+        self.rps_ties: int = self.options["rps_ties"]
         self.kinds = len(self.deck.cards)
         self.ids = tuple(c.id for c in self.deck.cards)
         self.index = {c.id: c.index for c in self.deck.cards}

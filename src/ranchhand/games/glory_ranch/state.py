@@ -331,7 +331,7 @@ class GloryState(State):
         elif do == "protect":
             steps = [("pick", actor, "protect", "yours")]
         elif do == "rps":
-            steps = [("rps", actor, target, self.game.effect_number[e])]
+            steps = [("rps", actor, target, self.game.effect_number[e], 0)]
             self._note(f"P{actor} challenges P{target} to rock-paper-scissors")
         self.stack.extend(reversed(steps))
 
@@ -422,12 +422,24 @@ class GloryState(State):
                 self._note(f"P{actor} returns P{seat}'s {names[card].name} to their hand")
 
     def _contest(self) -> None:
-        """Both signs are in: a tie replays; otherwise queue the winner's and loser's actions."""
+        """Both signs are in: a tie replays; otherwise queue the winner's and loser's actions.
+
+        The rulebook replays ties "until you do not"; players who always show the same
+        sign (bots, mostly) would never stop, so the ``rps_ties``-th tie in a row voids
+        the contest: nobody wins and its consequences are skipped, like any action that
+        cannot be done (rulebook FAQ). Every game therefore ends.
+        """
         step = self.stack[-1]
         a, b = step[1], step[2]
         sa, sb = self.signs[a], self.signs[b]
         self.signs = {}
         if sa == sb:
+            ties = step[4] + 1
+            if ties >= self.game.rps_ties:
+                self.stack.pop()
+                self._note(f"P{a} and P{b} both show {sa}: {ties} ties, the contest is void")
+                return
+            self.stack[-1] = (*step[:4], ties)
             self._note(f"P{a} and P{b} both show {sa}: again")
             return
         self.stack.pop()
