@@ -144,7 +144,7 @@ RULES = BOARD.parent / "rules.toml"
          "rabbit = 5, sheep = 2, cow = 1, horse = 1, fox = 1, wolf = 1 },\n  {",
          r"dice\.twin\.d12\[0\]: a twelve-sided die needs 12 faces, got 11"),
         ("rabbit = [20, 30, 40, 50, 60]", "rabbit = [20, 30, 40]",
-         r"herd\.rabbit: expected 5 counts \(2 to 6 players\)"),
+         r"herd\.rabbit: expected 5 counts 1\.\.1000 \(2 to 6 players\)"),
         ("cow = 12\n", "cow = 12\nunicorn = 99\n", r"values\.unicorn: unknown field"),
         ("d6 = [1, 1, 1, 2, 2, 4]", "d6 = [1, 1, 2, 4]", r"d6: expected 6 pasture prices"),
     ],

@@ -8,19 +8,40 @@ as integers and tuples, so the rules and bots never walk the map at play time.
 
 Spaces (pastures and pens) are numbered 0..n-1 in file order; a set of spaces is
 an integer bit mask.
+
+A board file nobody vouches for (``-o board=path``, or a shipped file edited by
+hand) is checked before any game uses it, and refused with the file and field
+named if it would break the game: a space id the notation cannot read ("ring.index",
+numbers joined by dots) or used twice, two spaces on one hex, a price outside
+1..24, a pen that is not two adjacent spaces or touches no pasture, a player count
+whose pens are missing or repeated, coordinates or a number of spaces far beyond
+any table.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
 from ranchhand.core.data import Fields, read_data
+from ranchhand.core.errors import shorten
+from ranchhand.core.notation import is_number
 
 PACKAGE = "ranchhand.games.rancho"
 NEIGHBOUR_STEPS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 """Axial steps to the six hexes sharing an edge."""
+MAX_PRICE = 24
+"""The dearest pasture a board may price (a horse's worth in rabbits)."""
+MAX_COORDINATE = 50
+"""Hex coordinates lie in -50..50: a table, not a continent (the view draws every row)."""
+MAX_SPACES = 400
+"""Pastures and pens on one board; the shipped boards have 66 and 48."""
+MAX_PEN = 12
+PLAYER_COUNTS = range(2, 7)
+SPACE_ID = re.compile(r"[0-9]{1,4}(?:\.[0-9]{1,4})+")
+"""A space id: numbers joined by dots ("4.12"), which the action notation reads as a space."""
 
 
 @dataclass(frozen=True)
@@ -96,12 +117,20 @@ def load_board(name: str) -> Board:
     source = name if name.endswith(".toml") else f"data/board-{name}.toml"
     top = Fields(source, "", read_data(PACKAGE, source))
     top.only(("name", "description", "pens_by_players", "forest", "pastures", "pens"))
+    board_name = top.text("name")
+    if not 0 < len(board_name) <= 40:
+        top.fail("name", f"expected a name of 1 to 40 characters, got {shorten(board_name)!r}")
     seen: dict[tuple[int, int], str] = {}
     ids: set[str] = set()
 
     def place(fields: Fields) -> tuple[str, int, int]:
         space_id = fields.text("id")
-        q, r = fields.integer("q"), fields.integer("r")
+        if not SPACE_ID.fullmatch(space_id):
+            fields.fail(
+                "id", f"expected numbers joined by dots like '4.12', got {shorten(space_id)!r}"
+            )
+        q = fields.integer("q", -MAX_COORDINATE, MAX_COORDINATE)
+        r = fields.integer("r", -MAX_COORDINATE, MAX_COORDINATE)
         if space_id in ids:
             fields.fail("id", f"{space_id!r} is used twice")
         if (q, r) in seen:
@@ -115,14 +144,21 @@ def load_board(name: str) -> Board:
         fields.only(("id", "q", "r"))
         forest.append(place(fields))
     spaces: list[Space] = []
-    for fields in top.tables("pastures", "pasture"):
+    pasture_rows = top.tables("pastures", "pasture")
+    pen_rows = top.tables("pens", "pen")
+    if len(pasture_rows) + len(pen_rows) > MAX_SPACES:
+        top.fail("pastures", f"more than {MAX_SPACES} pastures and pen spaces")
+    if not pasture_rows:
+        top.fail("pastures", "a board needs pastures")
+    for fields in pasture_rows:
         fields.only(("id", "q", "r", "price"))
         space_id, q, r = place(fields)
-        spaces.append(Space(len(spaces), space_id, q, r, fields.integer("price", 1, 24), 0))
-    for fields in top.tables("pens", "pen"):
+        price = fields.integer("price", 1, MAX_PRICE)
+        spaces.append(Space(len(spaces), space_id, q, r, price, 0))
+    for fields in pen_rows:
         fields.only(("id", "q", "r", "pen"))
         space_id, q, r = place(fields)
-        spaces.append(Space(len(spaces), space_id, q, r, 0, fields.integer("pen", 1, 12)))
+        spaces.append(Space(len(spaces), space_id, q, r, 0, fields.integer("pen", 1, MAX_PEN)))
     pens: dict[int, int] = {}
     for space in spaces:
         if space.is_pen:
@@ -132,7 +168,7 @@ def load_board(name: str) -> Board:
         tuple(at[s.q + dq, s.r + dr] for dq, dr in NEIGHBOUR_STEPS if (s.q + dq, s.r + dr) in at)
         for s in spaces
     )
-    for pen, mask in pens.items():
+    for pen, mask in sorted(pens.items()):
         members = iter_bits(mask)
         if len(members) != 2 or members[1] not in neighbours[members[0]]:
             top.fail(
@@ -140,18 +176,7 @@ def load_board(name: str) -> Board:
             )
         if not any(not spaces[n].is_pen for m in members for n in neighbours[m]):
             top.fail("pens", f"pen {pen} touches no pasture")
-    by_players = top.table_of("pens_by_players")
-    pens_by_players: dict[int, tuple[int, ...]] = {}
-    for key in by_players.table:
-        if not key.isdigit():
-            by_players.fail(key, "expected a player count")
-        chosen = by_players.items(key)
-        if len(chosen) != int(key) or len(set(chosen)) != len(chosen):
-            by_players.fail(key, f"expected {key} different pen numbers, got {chosen}")
-        for pen in chosen:
-            if pen not in pens:
-                by_players.fail(key, f"no pen {pen!r}; pens are {sorted(pens)}")
-        pens_by_players[int(key)] = tuple(chosen)
+    pens_by_players = _pens_by_players(top, pens)
     pairs = sorted({1 << a | 1 << b for a in range(len(spaces)) for b in neighbours[a]})
     triples = sorted(
         {pair | 1 << c for pair in pairs for m in iter_bits(pair) for c in neighbours[m]}
@@ -162,7 +187,7 @@ def load_board(name: str) -> Board:
         if not space.is_pen:
             price_masks[space.price] = price_masks.get(space.price, 0) | 1 << space.index
     return Board(
-        name=top.text("name"),
+        name=board_name,
         description=top.text("description", default=""),
         spaces=tuple(spaces),
         forest=tuple(forest),
@@ -177,6 +202,29 @@ def load_board(name: str) -> Board:
         by_id={s.id: s.index for s in spaces},
         price_masks=price_masks,
     )
+
+
+def _pens_by_players(top: Fields, pens: dict[int, int]) -> dict[int, tuple[int, ...]]:
+    """Which pens each player count uses: distinct pens of the board, one per player."""
+    by_players = top.table_of("pens_by_players")
+    out: dict[int, tuple[int, ...]] = {}
+    for key in by_players.table:
+        if not is_number(key) or int(key) not in PLAYER_COUNTS:
+            by_players.fail(
+                shorten(key), f"expected a player count {PLAYER_COUNTS[0]}..{PLAYER_COUNTS[-1]}"
+            )
+        chosen = by_players.items(key)
+        for pen in chosen:
+            if isinstance(pen, bool) or not isinstance(pen, int):
+                by_players.fail(key, f"expected pen numbers, got {shorten(repr(pen))}")
+            if pen not in pens:
+                by_players.fail(key, f"no pen {pen}; pens are {sorted(pens)}")
+        if len(chosen) != int(key) or len(set(chosen)) != len(chosen):
+            by_players.fail(key, f"expected {key} different pen numbers, got {chosen}")
+        out[int(key)] = tuple(chosen)
+    if not out:
+        by_players.fail("", "names no player count")
+    return out
 
 
 def board_ids(spaces: list[Space] | tuple[Space, ...], mask: int) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ranchhand.core import ChanceOutcomes, Game, Option
@@ -10,7 +10,8 @@ from ranchhand.games.rancho.actions import Deal, DiceRoll, Strike
 from ranchhand.games.rancho.board import board_names, load_board
 from ranchhand.games.rancho.deals import ladder
 from ranchhand.games.rancho.grazing import grazing_for
-from ranchhand.games.rancho.tables import load_tables
+from ranchhand.games.rancho.summary import RanchoSummary
+from ranchhand.games.rancho.tables import DEFAULT_DICE, DEFAULT_DOGS, load_tables
 
 _TABLES = load_tables()
 
@@ -35,7 +36,7 @@ class RanchoGame(Game):
         ),
         Option(
             "dice",
-            "twin",
+            DEFAULT_DICE,
             "The faces of the two twelve-sided dice and the six-sided die (the rulebook does "
             "not print them; twin is the rules README's choice).",
             choices=tuple(_TABLES.dice),
@@ -43,7 +44,7 @@ class RanchoGame(Game):
         ),
         Option(
             "dogs",
-            "by-players",
+            DEFAULT_DOGS,
             "How many small and large dogs the herd holds (the rulebook's dog row is missing; "
             "by-players is the rules README's choice).",
             choices=tuple(_TABLES.dogs),
@@ -136,32 +137,9 @@ class RanchoGame(Game):
 
         return RanchoState.from_json(self, data)
 
-    def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    def summary(self) -> RanchoSummary:
         """Mean game length, wins by seat, predator losses and dogs given, over many games."""
-        games = len(details)
-        if not games:
-            return {}
-        wins = [0] * self.players
-        for d in details:
-            if d.get("winner") is not None:
-                wins[d["winner"]] += 1
-        average = {
-            "eaten_value": sum(d["eaten_value"] for d in details) / games,
-            "dogs_given": sum(d["dogs_given"] for d in details) / games,
-            "winner_pastures": (
-                sum(d["winner_pastures"] for d in details if d.get("winner") is not None)
-                / max(1, sum(1 for d in details if d.get("winner") is not None))
-            ),
-        }
-        return {
-            "games": games,
-            "mean_turns": sum(d["turns"] for d in details) / games,
-            "wins_by_seat": wins,
-            "mean_eaten_value": average["eaten_value"],
-            "mean_dogs_given": average["dogs_given"],
-            "mean_pastures_of_winner": average["winner_pastures"],
-            "average": average,
-        }
+        return RanchoSummary(self.players)
 
 
 def _single(counts: tuple[int, ...]) -> tuple[int, int]:
