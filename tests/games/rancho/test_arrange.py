@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from ranchhand.core import IllegalAction
+from ranchhand.core import ActionError, IllegalAction
 from ranchhand.games.rancho.actions import ArrangeSafest, DiceRoll, EndTurn, Roll, Strike
 from ranchhand.games.rancho.state import SETTLE
 from ranchhand.games.rancho.tables import COW, RABBIT, WOLF
@@ -55,7 +55,8 @@ def test_the_engine_safest_arrangement_also_puts_the_cow_in_the_pen() -> None:
     [
         ("arrange sheep @5.1; 6 rabbit @5.2; 6 rabbit @4.1; 2 rabbit @3.1", "have 12 rabbits"),
         ("arrange sheep @5.1; 6 rabbit @5.2; 6 rabbit @5.2", "5.2 holds two pieces"),
-        ("arrange sheep @5.1; 12 rabbit @5.2", "a rabbit stack is 1 to 6 rabbits"),
+        ("arrange sheep @5.1; 12 rabbit @5.2", r"a rabbit stack: expected a number 1\.\.6, got 12"),
+        ("arrange 2 sheep @5.1; 6 rabbit @5.2; 6 rabbit @4.1", "only rabbits stack"),
         ("arrange sheep @4.2; 6 rabbit @5.2; 6 rabbit @4.1", "4.2 is not your pen or pasture"),
         ("arrange sheep @5.1-5.2; 6 rabbit @3.1; 6 rabbit @4.1", "a sheep stands on one space"),
         ("arrange sheep @7.7; 6 rabbit @5.2; 6 rabbit @4.1", "7.7 is not a space of the board"),
@@ -64,7 +65,7 @@ def test_the_engine_safest_arrangement_also_puts_the_cow_in_the_pen() -> None:
 def test_bad_arrangements_are_refused_and_change_nothing(text: str, reason: str) -> None:
     state = cow_farm()
     before = json.dumps(state.to_json(), sort_keys=True)
-    with pytest.raises(IllegalAction, match=reason):
+    with pytest.raises(ActionError, match=reason):
         state.apply_text(text)
     assert json.dumps(state.to_json(), sort_keys=True) == before
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ranchhand.core import ActionError, IllegalAction, InvalidAction
+from ranchhand.core.notation import MAX_ACTION_TEXT
 from ranchhand.games.rancho.actions import Arrange, Deal, DiceRoll, Dog, First, Return, Strike
 from ranchhand.games.rancho.tables import FOX, LARGE_DOG, RABBIT, WOLF
 from tests.games.rancho.helpers import counts, give, own, position
@@ -71,14 +72,14 @@ def test_forgiving_spellings_give_the_canonical_action() -> None:
         ("dance", "unknown action 'dance'"),
         ("trade sheep", "expected 'trade <animals> > <animals>'"),
         ("trade 2 unicorn > sheep", "'2 unicorn' is not animals"),
-        ("trade 0 rabbit > sheep", "a count must be at least 1"),
+        ("trade 0 rabbit > sheep", r"the count of rabbit: expected a number 1\.\.60, got 0"),
         ("buy with 2 rabbit", "names no space to buy"),
         ("buy 4.1", "expected 'buy <space> with <animals>'"),
         ("buy 4.1 via with 4 rabbit", "'via' needs the spaces crossed"),
         ("arrange", "'arrange' needs pieces"),
         ("arrange dog @5.1", "is not a piece"),
         ("roll fox+dragon", "expected 'roll <face>\\+<face>'"),
-        ("strike x", "expected 'strike <price>'"),
+        ("strike x", r"strike <price>: expected a number 1\.\.24, got 'x'"),
         ("return nothing", "say which animals go back"),
     ],
 )
@@ -128,6 +129,123 @@ def test_any_text_parses_or_is_refused_with_an_action_error(words: list[str], no
     for text in (" ".join(words), noise, " ".join(words) + noise):
         try:
             action = state.parse_action(text)
+        except ActionError:
+            continue
+        assert state.is_legal(action)
+        assert state.parse_action(str(action)) == action
+    assert json.dumps(state.to_json(), sort_keys=True) == before
+
+
+# Numbers typed by a person: ASCII digits within the rules' bounds, or a clear refusal.
+LONG = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("strike ²", r"strike <price>: expected a number 1\.\.24, got '²'"),
+        ("strike 0", r"strike <price>: expected a number 1\.\.24, got 0"),
+        ("strike 25", r"strike <price>: expected a number 1\.\.24, got 25"),
+        ("strike -1", r"strike <price>: expected a number 1\.\.24, got '-1'"),
+        ("strike ٢", r"strike <price>: expected a number 1\.\.24, got '٢'"),
+        ("buy ¹ sheep with cow", r"what you buy: the count of sheep: expected a number 1\.\.60"),
+        ("trade ١ sheep > 6 rabbit", r"what you give: the count of sheep: expected .* got '١'"),
+        ("trade 6 rabbit > ６ sheep", r"what you take: the count of sheep: .* got '６'"),
+        ("trade 61 rabbit > sheep", r"the count of rabbit: expected a number 1\.\.60, got 61"),
+        ("trade 1e3 rabbit > sheep", r"the count of rabbit: expected a number 1\.\.60, got '1e3'"),
+        ("trade 00000000000000000006 rabbit > sheep", r"the count of rabbit: .* got '0000"),
+        ("return ² rabbit", r"return: the count of rabbit: expected a number 1\.\.60"),
+        ("buy 4.1 with ² rabbit", r"what you pay: the count of rabbit"),
+        ("arrange ² rabbit @5.2; sheep @5.1", r"a rabbit stack: expected a number 1\.\.6, got '²'"),
+        ("arrange rabbit 0 @5.2; sheep @5.1", r"a rabbit stack: expected a number 1\.\.6, got 0"),
+        ("arrange 7 rabbit @5.2; sheep @5.1", r"a rabbit stack: expected a number 1\.\.6, got 7"),
+        ("arrange 2 sheep @5.1; rabbit @5.2", r"only rabbits stack; each sheep is a piece"),
+        ("arrange cow 1 @5.1-5.2 ", r"you have 1 rabbits, the arrangement places 0"),
+        ("buy ².1 with rabbit", r"'².1' is not animals"),
+    ],
+)
+def test_numbers_are_ascii_digits_within_bounds(text: str, reason: str) -> None:
+    state = position()
+    give(state, 0, "sheep + rabbit")
+    before = json.dumps(state.to_json(), sort_keys=True)
+    with pytest.raises(ActionError, match=reason):
+        state.parse_action(text)
+    assert json.dumps(state.to_json(), sort_keys=True) == before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [f"strike {LONG}", f"trade {LONG} rabbit > sheep", f"arrange {LONG} rabbit @5.2",
+     f"buy {LONG}.1 with rabbit", f"arrange sheep @5.1-{LONG}", f"return {LONG} cow"],
+)  # fmt: skip
+def test_five_thousand_digits_are_refused_by_the_parser_itself(text: str) -> None:
+    """The engine cuts action texts at 200 characters, but the arrangement of a saved
+    state is read by the same parser without that cap: the parser must refuse by itself."""
+    state = position()
+    try:
+        action = state._parse(text, 0)
+    except InvalidAction as error:
+        assert len(str(error)) < 300, "the error must not echo the whole number"
+    else:
+        assert state.why_illegal(action, 0) is not None
+    with pytest.raises(InvalidAction, match="at most 200 characters"):
+        state.parse_action(text)
+
+
+def test_sheep_without_at_reads_the_last_word_as_its_space() -> None:
+    """'arrange sheep 5.1' once read as 5 sheep on a space '.1'."""
+    state = position()
+    assert state._parse("arrange sheep 5.1", 0) == Arrange(((1, 1, ("5.1",)),))
+    assert state._parse("arrange rabbit 6 2.1", 0) == Arrange(((0, 6, ("2.1",)),))
+    assert state._parse("arrange cow @ 4.3 - 4.4", 0) == Arrange(((2, 1, ("4.3", "4.4")),))
+
+
+def test_a_count_on_a_sheep_is_refused_by_the_arrangement_check_too() -> None:
+    """A piece (sheep, 2, one space) built in code or JSON never passes the rules' check."""
+    state = position()
+    give(state, 0, "2 sheep")
+    region = state.region(0)
+    pen = state.game.board.by_id["5.1"]
+    problem = state.game.grazing.check(region, state.animals[0], ((1, 2, 1 << pen),))
+    assert problem is not None and "only rabbits stack" in problem
+
+
+DIGITS = st.sampled_from(["0", "1", "6", "²", "¹", "١", "٢", "６", "߁", "𝟙", LONG[:250], "-3"])
+TEMPLATES = st.sampled_from(
+    [
+        "strike {n}",
+        "trade {n} rabbit > sheep",
+        "trade sheep > {n} rabbit",
+        "buy 4.{n} with rabbit",
+        "buy 4.1 + {n} rabbit with sheep",
+        "arrange {n} rabbit @5.2; sheep @5.1",
+        "arrange sheep @5.{n}; rabbit {n} @5.2",
+        "return {n} sheep",
+        "buy 4.1 via 3.{n} with {n} rabbit",
+        "{n}",
+        "roll {n}+rabbit",
+        "arrange sheep {n}.1",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(TEMPLATES, st.lists(DIGITS, min_size=1, max_size=3), st.text(max_size=8))
+def test_any_number_parses_to_a_legal_action_or_an_action_error(
+    template: str, digits: list[str], noise: str
+) -> None:
+    state = position()
+    give(state, 0, "6 rabbit + sheep")
+    own(state, 0, "4.1", "4.2")
+    before = json.dumps(state.to_json(), sort_keys=True)
+    text = template.replace("{n}", "".join(digits)) + noise
+    for said in (text, text[:MAX_ACTION_TEXT]):
+        try:
+            state._parse(said.strip(), 0)  # the game's parser alone raises only InvalidAction
+        except InvalidAction as error:
+            assert "could not be read" not in str(error)
+        try:
+            action = state.parse_action(said)
         except ActionError:
             continue
         assert state.is_legal(action)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ranchhand.core.notation import is_number
 from ranchhand.games.rancho.tables import FACES, PREDATOR_NAMES, SPECIES
 
 Counts = tuple[int, int, int, int, int, int]
@@ -23,8 +24,8 @@ NONE: Counts = (0, 0, 0, 0, 0, 0)
 
 
 def id_key(space_id: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key of a space id: "4.10" after "4.9"."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in space_id.split("."))
+    """Sort key of a space id: "4.10" after "4.9"; parts that are no number sort as text."""
+    return tuple((0, int(part)) if is_number(part) else (1, part) for part in space_id.split("."))
 
 
 def animals_text(counts: tuple[int, ...]) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import cache
 
 from ranchhand.games.rancho.board import Board, iter_bits, load_board
-from ranchhand.games.rancho.tables import COW, FOX, HORSE, RABBIT, SHEEP, load_tables
+from ranchhand.games.rancho.tables import COW, FOX, HORSE, RABBIT, SHEEP, SPECIES, load_tables
 
 Piece = tuple[int, int, int]
 """(kind, count, mask): a rabbit stack of ``count``, or one sheep, cow or horse."""
@@ -61,13 +61,21 @@ class Grazing:
         return -(-rabbits // self.per_space) + counts[SHEEP] + 2 * counts[COW] + 3 * counts[HORSE]
 
     def fits(self, region: int, counts: tuple[int, ...] | list[int]) -> bool:
-        """Whether every farm animal of ``counts`` can stand in ``region`` at once."""
+        """Whether every farm animal of ``counts`` can stand in ``region`` at once.
+
+        A negative count never fits: it is no position of the game, and a search for
+        -1 cows would try every way of removing pairs from the region (hours, not an answer).
+        """
+        if min(counts[RABBIT], counts[SHEEP], counts[COW], counts[HORSE]) < 0:
+            return False
         if self.spaces_needed(counts) > region.bit_count():
             return False
         return self.packable(region, counts[HORSE], counts[COW])
 
     def packable(self, region: int, horses: int, cows: int) -> bool:
         """Whether ``horses`` connected triples and ``cows`` adjacent pairs fit disjointly."""
+        if horses < 0 or cows < 0:
+            return False
         if not horses and not cows:
             return True
         if 3 * horses + 2 * cows > region.bit_count():
@@ -166,6 +174,8 @@ class Grazing:
             used |= mask
             if kind == RABBIT and not (mask.bit_count() == 1 and 1 <= count <= self.per_space):
                 return f"a rabbit stack is 1 to {self.per_space} rabbits on one space ({where})"
+            if kind != RABBIT and count != 1:
+                return f"only rabbits stack; {count} {SPECIES[kind]} on {where} must be one each"
             if kind == SHEEP and mask.bit_count() != 1:
                 return f"a sheep stands on one space, not {where}"
             if kind == COW and mask not in self.pairs:

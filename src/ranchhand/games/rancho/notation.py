@@ -13,6 +13,12 @@ The grammar (words are case-insensitive, plurals and "a"/"an" forgiven)::
 ``>`` may also be written ``for``. A buy with change (``buy 3.4 + 4 rabbit with
 sheep``) and a trade that takes pastures (``trade sheep > 3.4 + 4 rabbit``) are
 the same transaction.
+
+Every number is read by :func:`ranchhand.core.notation.read_number`: ASCII digits
+within bounds that follow from the rules (a count of animals is 1 to the most
+animals of one kind in the game, a rabbit stack 1 to the rabbits a space holds, a
+strike a pasture price), so ``strike ²``, ``trade ١ sheep > 6 rabbit`` or a count
+five thousand digits long is refused saying what is allowed, never misread.
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable
 
-from ranchhand.core.errors import InvalidAction
+from ranchhand.core.errors import InvalidAction, shorten
+from ranchhand.core.notation import read_number
 from ranchhand.games.rancho.actions import (
     Arrange,
     ArrangeSafest,
@@ -33,7 +40,18 @@ from ranchhand.games.rancho.actions import (
     Strike,
 )
 from ranchhand.games.rancho.actions import Deal as DealAction
-from ranchhand.games.rancho.tables import FACES, FARM, FOX, LARGE_DOG, SMALL_DOG, WOLF
+from ranchhand.games.rancho.board import MAX_PRICE
+from ranchhand.games.rancho.tables import (
+    FACES,
+    FARM,
+    FOX,
+    LARGE_DOG,
+    RABBIT,
+    SMALL_DOG,
+    SPECIES,
+    WOLF,
+    load_tables,
+)
 
 NAMES: dict[str, int] = {
     "rabbit": 0,
@@ -59,8 +77,24 @@ NAMES: dict[str, int] = {
     "big dog": 5,
 }
 ANIMALS_HELP = "rabbit, sheep, cow, horse, small dog, large dog"
-_COUNTED = re.compile(r"^(?:(\d+)\s*x?\s+|an?\s+)?([a-z][a-z ]*?)$")
-_PIECE = re.compile(r"^(?:(\d+)\s+)?([a-z]+)(?:\s+(\d+))?\s*@?\s*([^\s@]+)$")
+# The count is any word not starting with a letter, so that '²', '-1' or '1e9' reaches
+# read_number and is refused as a number rather than as "not animals".
+_COUNTED = re.compile(r"^(?:([^\sa-z][^\sx]*)\s*x?\s+|an?\s+)?([a-z][a-z ]*?)$")
+_PIECE_HELP = "say e.g. '6 rabbit @2.1', 'sheep @5.1', 'cow @4.3-4.4', 'horse @4.1-4.2-4.24'"
+
+
+def _most_of_one_kind() -> int:
+    """The most animals of one kind any game holds (60 rabbits): the bound of a count."""
+    tables = load_tables()
+    farm = max(max(herd) for herd in tables.herd.values())
+    dogs = max(max(max(pair) for pair in rows.values()) for _doc, rows in tables.dogs.values())
+    return max(farm, dogs)
+
+
+MOST_ANIMALS = _most_of_one_kind()
+"""No action text may count more animals of one kind than the game has."""
+STACK = load_tables().rabbits_per_space
+"""The most rabbits one space (one stack) holds."""
 
 IsSpace = Callable[[str], bool]
 
@@ -90,9 +124,7 @@ def parse(text: str, is_space: IsSpace) -> Hashable:
     if word == "roll":
         return _dice(rest)
     if word == "strike":
-        if not rest.isdigit():
-            raise InvalidAction(f"expected 'strike <price>', e.g. 'strike 2', got {text!r}")
-        return Strike(int(rest))
+        return Strike(read_number(rest, "strike <price>", 1, MAX_PRICE))
     if word == "trade":
         return _trade(rest, is_space)
     if word == "buy":
@@ -105,8 +137,8 @@ def parse(text: str, is_space: IsSpace) -> Hashable:
             raise InvalidAction("say which animals go back, e.g. 'return 2 rabbit + cow'")
         return Return(animals)
     raise InvalidAction(
-        f"unknown action {word!r}; actions start with roll, trade, buy, arrange, end turn, "
-        "fox first, wolf first, give, keep or return"
+        f"unknown action {shorten(word)!r}; actions start with roll, trade, buy, arrange, "
+        "end turn, fox first, wolf first, give, keep or return"
     )
 
 
@@ -122,11 +154,11 @@ def parse_animals(text: str, where: str) -> tuple[int, int, int, int, int, int]:
         name = match.group(2).strip() if match else ""
         if not match or name not in NAMES:
             raise InvalidAction(
-                f"{where}: {part!r} is not animals; say e.g. '3 rabbit' ({ANIMALS_HELP})"
+                f"{where}: {shorten(part)!r} is not animals; say e.g. '3 rabbit' ({ANIMALS_HELP})"
             )
-        number = int(match.group(1)) if match.group(1) else 1
-        if number <= 0:
-            raise InvalidAction(f"{where}: {part!r}: a count must be at least 1")
+        number = 1
+        if match.group(1):
+            number = read_number(match.group(1), f"{where}: the count of {name}", 1, MOST_ANIMALS)
         counts[NAMES[name]] += number
     return tuple(counts)  # type: ignore[return-value]
 
@@ -168,10 +200,12 @@ def _buy(rest: str, is_space: IsSpace) -> DealAction:
         raise InvalidAction("'via' needs the spaces crossed, e.g. 'buy 3.5 via 3.6 with 2 rabbit'")
     pastures, take = _split_side(head, is_space, "what you buy")
     if not pastures:
-        raise InvalidAction(f"{head!r} names no space to buy; spaces look like '4.2'")
+        raise InvalidAction(
+            f"{shorten(head.strip())!r} names no space to buy; spaces look like '4.2'"
+        )
     for space in via:
         if not is_space(space):
-            raise InvalidAction(f"via: {space!r} is not a space of the board")
+            raise InvalidAction(f"via: {shorten(space)!r} is not a space of the board")
     give = parse_animals(give_text, "what you pay")
     return DealAction(give, take, pastures, via)  # type: ignore[arg-type]
 
@@ -179,22 +213,47 @@ def _buy(rest: str, is_space: IsSpace) -> DealAction:
 def _arrange(rest: str) -> Arrange:
     if rest == "nothing":
         return Arrange(())
-    pieces = []
-    for part in (p.strip() for p in rest.split(";")):
-        if not part:
-            continue
-        match = _PIECE.match(part)
-        if not match or match.group(2) not in NAMES or NAMES[match.group(2)] not in FARM:
-            raise InvalidAction(
-                f"{part!r} is not a piece; say e.g. '6 rabbit @2.1', 'sheep @5.1', "
-                "'cow @4.3-4.4', 'horse @4.1-4.2-4.24'"
-            )
-        count = int(match.group(1) or match.group(3) or 1)
-        ids = tuple(i for i in match.group(4).split("-") if i)
-        pieces.append((NAMES[match.group(2)], count, ids))
+    pieces = [_piece(part) for part in (p.strip() for p in rest.split(";")) if part]
     if not pieces:
         raise InvalidAction("'arrange' needs pieces or 'safest', e.g. 'arrange sheep @5.1; ...'")
     return Arrange(tuple(pieces))
+
+
+def _piece(part: str) -> tuple[int, int, tuple[str, ...]]:
+    """One piece: '[N] rabbit @a', 'rabbit N @a', 'sheep @a', 'cow @a-b', 'horse a-b-c'.
+
+    Without ``@`` the last word names the spaces. Only rabbits stack: a count on a
+    sheep, cow or horse other than 1 is refused (two sheep never share a space).
+    """
+    head, at, where = part.partition("@")
+    if not at:
+        head, _, where = part.rpartition(" ")
+    where = re.sub(r"\s*-\s*", "-", where.strip())
+    words = head.split()
+    if not where or " " in where or not 1 <= len(words) <= 2:
+        raise InvalidAction(f"{shorten(part)!r} is not a piece; {_PIECE_HELP}")
+    if len(words) == 1:
+        name, count_word = words[0], None
+    elif words[0] in NAMES:
+        name, count_word = words
+    else:
+        count_word, name = words
+    if name not in NAMES or NAMES[name] not in FARM:
+        raise InvalidAction(f"{shorten(part)!r} is not a piece; {_PIECE_HELP}")
+    kind = NAMES[name]
+    count = 1
+    if count_word is not None:
+        what = "a rabbit stack" if kind == RABBIT else f"the count of {SPECIES[kind]}"
+        count = read_number(count_word, what, 1, STACK)
+        if kind != RABBIT and count != 1:
+            raise InvalidAction(
+                f"{shorten(part)!r}: only rabbits stack; each {SPECIES[kind]} is a piece of "
+                f"its own, e.g. '{SPECIES[kind]} @5.1; {SPECIES[kind]} @...'"
+            )
+    ids = tuple(i for i in where.split("-") if i)
+    if not ids:
+        raise InvalidAction(f"{shorten(part)!r} names no space; {_PIECE_HELP}")
+    return kind, count, ids
 
 
 def _dice(rest: str) -> DiceRoll:

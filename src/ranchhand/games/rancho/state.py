@@ -20,6 +20,7 @@ from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE, ChanceOutcomes, InvalidAction, Outcome, State
+from ranchhand.core.notation import is_number
 from ranchhand.games.rancho import deals
 from ranchhand.games.rancho.actions import (
     Arrange,
@@ -191,8 +192,13 @@ class RanchoState(State):
         return action
 
     def _is_space(self, text: str) -> bool:
+        """Whether a word of an action names a space: a board id, or looks like one.
+
+        "9.9" counts as a space (refused later as "not a space of the board"); "².1"
+        does not (``str.isdigit`` would say it does), so it is refused as text.
+        """
         return text in self.game.board.by_id or (
-            "." in text and all(part.isdigit() for part in text.split("."))
+            "." in text and all(is_number(part) for part in text.split("."))
         )
 
     def resolve(self, action: Arrange) -> tuple[Arrangement, str | None]:
