@@ -105,7 +105,16 @@ def test_json_notation_and_secrets_at_random_points(players: int, seed: int, sto
 
 
 def _check_secrets(state: RocketState, rng: random.Random) -> None:
-    """Changing what a player may not see (deck contents, others' founders) changes nothing."""
+    """Changing what a player may not see (deck contents, others' founders) changes nothing.
+
+    Once the game is over the founders are turned up for scoring: nothing is hidden then.
+    """
+    if state.is_terminal():
+        everything = [[state.tables.text[f] for f, _ in mine] for mine in state.corrals]
+        for player in range(state.game.players):
+            seen = state.observe(player).to_json()
+            assert [[c["founder"] for c in mine] for mine in seen["corrals"]] == everything
+        return
     for player in range(state.game.players):
         seen = state.observe(player).to_json()
         assert "deck" not in seen

@@ -270,14 +270,30 @@ class RocketState(State):
 
     # ------------------------------------------------------------- the views
     def describe_for(self, viewer: int | None, action: Hashable, player: int) -> str:
-        """Every draw lands face up in the display, so every outcome is public."""
+        """An action's text as ``viewer`` may see it: what the observation hides stays hidden.
+
+        Draws land face up in the display, beams, swaps and face-up placements
+        happen in plain view; the card that founds a corral goes face down, so
+        anyone but its owner learns only that a corral was founded.
+        """
+        if isinstance(action, Form) and viewer != player:
+            return f"forms corral {len(self.corrals[player]) + 1} with a face-down card"
         return str(action)
 
     def observe(self, player: int) -> RocketObservation:
-        public = list(self.public)
-        if 0 <= player < len(public):
-            public[player] = tuple(self.corrals[player])
-        corrals = tuple(public)
+        """What ``player`` sees; once the game is over every founding card is turned up.
+
+        The reveal at the end lets every player check the scores (with
+        ``variety_counts=all`` the founders' biomes count).
+        """
+        over = self.is_terminal()
+        if over:
+            corrals = tuple(tuple(mine) for mine in self.corrals)
+        else:
+            public = list(self.public)
+            if 0 <= player < len(public):
+                public[player] = tuple(self.corrals[player])
+            corrals = tuple(public)
         return RocketObservation(
             player=player,
             tables=self.tables,
@@ -293,7 +309,7 @@ class RocketState(State):
             deck_size=self.deck_size,
             deck_cats=self.deck_cats,
             turn=self.turn,
-            over=self.over is not None,
+            over=over,
         )
 
     def _parse(self, text: str, player: int) -> Hashable:
