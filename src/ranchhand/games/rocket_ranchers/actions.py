@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ranchhand.core.notation import is_number
 from ranchhand.games.rocket_ranchers.components import SIZE
 
 COLUMNS = "abcd"[:SIZE]
@@ -27,11 +28,13 @@ def cell_name(index: int) -> str:
 def cell_index(text: str) -> int | None:
     """The index of a cell name, or None if ``text`` names no cell.
 
-    >>> cell_index("b2"), cell_index("e9")
-    (5, None)
+    Only ASCII is a cell: ``b²`` (a Unicode digit) names none.
+
+    >>> cell_index("b2"), cell_index("e9"), cell_index("b²")
+    (5, None, None)
     """
     text = text.strip().lower().lstrip("@")
-    if len(text) != 2 or text[0] not in COLUMNS or not text[1].isdigit():
+    if len(text) != 2 or text[0] not in COLUMNS or not is_number(text[1]):
         return None
     row = int(text[1]) - 1
     return row * SIZE + COLUMNS.index(text[0]) if 0 <= row < SIZE else None
