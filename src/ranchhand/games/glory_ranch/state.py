@@ -486,9 +486,29 @@ class GloryState(State):
         return f"player {top[1]} picks a ranch card to {what}"
 
     def describe_for(self, viewer: int | None, action: Hashable, player: int) -> str:
-        """Cards given or passed stay secret from everyone but the giver."""
-        if isinstance(action, HandCard) and action.verb in ("give", "pass") and viewer != player:
+        """``action`` as ``viewer`` may see it: nobody learns a card they could not see.
+
+        A card given or passed is known to the giver alone (the receiver sees it arrive
+        in their hand). A card drawn is seen by the drawer; a card stolen by the thief
+        and the robbed player. A rock-paper-scissors sign is secret until both players
+        have chosen: the first sign is hidden from everyone else, the second completes
+        the contest, whose result names both signs anyway. Plays and discards are face
+        up (the discard pile is public), so they are named to everyone.
+        """
+        if viewer in (player, CHANCE):
+            return str(action)
+        if isinstance(action, HandCard) and action.verb in ("give", "pass"):
             return f"{action.verb}s a card"
+        if isinstance(action, Choose):
+            return "chooses a sign" if not self.signs else str(action)
+        if isinstance(action, Draw | Steal) and self.stack:
+            top = self.stack[-1]
+            name = self.game.deck.cards[self.game.index[action.card]].name
+            if top[0] == "draw":
+                seen = viewer == top[1]
+                return f"P{top[1]} draws {name if seen else 'a card'}"
+            seen = viewer in (top[1], top[2])
+            return f"P{top[1]} steals {name if seen else 'a card'} from P{top[2]}"
         return super().describe_for(viewer, action, player)
 
     def observe(self, player: int) -> GloryObservation:
