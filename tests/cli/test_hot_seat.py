@@ -25,7 +25,7 @@ class ScriptedHuman(HumanSeat):
     rng: ClassVar[random.Random] = random.Random(4)
     prompts: ClassVar[list[str]] = []
 
-    def choose(self, state: State, player: int) -> Hashable:
+    def choose(self, state: State, player: int, undoable: int = 0) -> Hashable:
         rng = self.rng
         legal = state.legal_actions(player)
         answers = iter(
@@ -39,7 +39,7 @@ class ScriptedHuman(HumanSeat):
             return next(answers, str(legal[0]))
 
         self.ask = ask
-        return super().choose(state, player)
+        return super().choose(state, player, undoable)
 
 
 @pytest.mark.parametrize("game_id", ["rancho", "rocket-ranchers", "glory-ranch"])

@@ -29,7 +29,7 @@ import pytest
 from rich.console import Console
 
 from ranchhand.cli.play import WIPE, HumanSeat, Table
-from ranchhand.core import SIMULTANEOUS, State, play
+from ranchhand.core import CHANCE, SIMULTANEOUS, State, play
 from ranchhand.core.registry import game_module, load
 
 SEED = 8_234_519_376_401
@@ -48,14 +48,14 @@ class Seat(HumanSeat):
         self.table.console.file.write(prompt)  # console.input writes its prompt too
         return self.answers.pop(0) if self.answers else "quit"
 
-    def choose(self, state: State, player: int) -> Hashable:
+    def choose(self, state: State, player: int, undoable: int = 0) -> Hashable:
         legal = state.legal_actions(player)
         self.answers = [self.rng.choice(COMMANDS) for _ in range(self.rng.random() < 0.2)]
         self.answers.append(str(self.rng.choice(legal)))
         if self.table.last_human not in (None, player):
             self.answers.insert(0, "")  # Enter at the "pass the keyboard" screen
         self.watcher.begin(state, player)
-        return super().choose(state, player)
+        return super().choose(state, player, undoable)
 
 
 class Watcher:
@@ -168,8 +168,15 @@ def test_nothing_a_seat_may_not_know_reaches_its_screen(
         console.print(f"{game.name} with {players} players.")
 
         def listen(state: State, player: int, action: Hashable, watcher: Watcher = watcher) -> None:
-            if game_id == "glory-ranch":
+            if game_id == "glory-ranch":  # what each seat knows before and after the action
                 _glory_track(watcher, state)
+                top = state.stack[-1] if state.stack else None  # type: ignore[attr-defined]
+                if player == CHANCE and top is not None and top[0] == "draw":
+                    drawn = state.game.index[action.card]  # type: ignore[attr-defined]
+                    watcher.known.setdefault(top[1], set()).add(drawn)  # they saw what they drew
+                after = state.clone()
+                after.apply(action, player)
+                _glory_track(watcher, after)
             watcher.table.note(state, player, action)
 
         result = play(game, seats, SEED + index, listener=listen, seat_names=names)

@@ -6,15 +6,24 @@ import json
 import os
 import random
 import sys
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table as RichTable
 
+from ranchhand.cli.keyboard import keyboard_for_terminal
 from ranchhand.cli.play import (
     HumanSeat,
     QuitGame,
@@ -26,9 +35,9 @@ from ranchhand.cli.play import (
 from ranchhand.cli.safe import plain
 from ranchhand.cli.view import GameView
 from ranchhand.core.errors import OptionError, RanchhandError, RecordError
-from ranchhand.core.game import CHANCE, Outcome, State
+from ranchhand.core.game import CHANCE, Game, Outcome, State
 from ranchhand.core.options import parse_assignments
-from ranchhand.core.records import Record, replay, replay_steps
+from ranchhand.core.records import Record, Step, replay, replay_steps
 from ranchhand.core.registry import (
     bot_factory,
     canonical_name,
@@ -40,7 +49,7 @@ from ranchhand.core.registry import (
 from ranchhand.core.runner import play
 from ranchhand.sim.bench import bench, default_player_counts
 from ranchhand.sim.compare import compare, option_values
-from ranchhand.sim.simulate import Report, Simulation, simulate
+from ranchhand.sim.simulate import Report, Simulation, plural, simulate
 
 app = typer.Typer(
     help="Play, study and simulate Rancho, Rocket Ranchers and Glory Ranch.",
@@ -61,7 +70,12 @@ def _fail(message: str) -> None:
 
 
 def _progress() -> Progress:
-    """The progress bar of long runs; it disappears when done, leaving the report."""
+    """The progress bar of long runs; it disappears when done, leaving the report.
+
+    It redraws only when advanced (:func:`_advancer`), never from a thread of its own:
+    simulation workers are forked while it shows, and a fork must not copy another
+    thread's hold on the console.
+    """
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -69,7 +83,22 @@ def _progress() -> Progress:
         TimeRemainingColumn(),
         console=console,
         transient=True,
+        auto_refresh=False,
     )
+
+
+def _advancer(progress: Progress, task: TaskID) -> Callable[[int], None]:
+    """Advance ``task`` by the games just finished, redrawing at most ten times a second."""
+    last = [-1.0]
+
+    def advance(games: int) -> None:
+        progress.advance(task, games)
+        now = progress.get_time()
+        if now - last[0] >= 0.1:
+            last[0] = now
+            progress.refresh()
+
+    return advance
 
 
 def _view(game: str) -> GameView:
@@ -103,10 +132,16 @@ def games_command(
 
 @app.command("play")
 def play_command(
-    game: Annotated[str, typer.Argument(help="rancho, rocket-ranchers or glory-ranch")],
+    game: Annotated[
+        str | None, typer.Argument(help="rancho, rocket-ranchers or glory-ranch")
+    ] = None,
     seats: Annotated[
-        str, typer.Option(help="One per player: human, random, greedy (comma separated).")
-    ] = "human,greedy,greedy",
+        str | None,
+        typer.Option(
+            help="One per player: human, random, greedy (comma separated). "
+            "Default: human,greedy,greedy."
+        ),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -119,24 +154,99 @@ def play_command(
         Path | None,
         typer.Option(help="A new file for the record (default records/GAME-DATE-TIME.json)."),
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Continue a stopped game from its record, with the same seats and seed; "
+            "the record is brought up to date as you play."
+        ),
+    ] = None,
+    allow_files: Annotated[
+        bool, typer.Option(help="With --resume: let the record's options name data files.")
+    ] = False,
 ) -> None:
     """Play in the terminal against bots or friends (hot-seat)."""
     try:
-        names = [s.strip() for s in seats.split(",") if s.strip()]
-        if not names:
-            raise OptionError("--seats names no seat; e.g. --seats human,greedy")
-        loaded = load(game, len(names), **parse_assignments(option or []))
-        factories = {n: bot_factory(game, n) for n in set(names) if n != "human"}
-        path = record_path(record, loaded.id)
+        if resume is not None:
+            sitting = _resumed_sitting(resume, game, seats, seed, option, record, allow_files)
+        else:
+            sitting = _new_sitting(game, seats, seed, option, record)
     except RanchhandError as error:
         _fail(str(error))
         return
+    _sit_down(sitting)
+
+
+@dataclass
+class _Sitting:
+    """One session at the terminal: a new game, or a stopped one taken up again."""
+
+    game: Game
+    names: list[str]
+    seed: int
+    path: Path
+    chosen: bool
+    """The record's file was named by the user (never renamed to avoid a clash)."""
+    steps: list[Step] = field(default_factory=list)
+    """What was played before, when resuming."""
+
+
+def _new_sitting(
+    game: str | None,
+    seats: str | None,
+    seed: int | None,
+    option: list[str] | None,
+    record: Path | None,
+) -> _Sitting:
+    if game is None:
+        raise OptionError("name a game (rancho, rocket-ranchers, glory-ranch) or --resume RECORD")
+    names = [s.strip() for s in (seats or "human,greedy,greedy").split(",") if s.strip()]
+    if not names:
+        raise OptionError("--seats names no seat; e.g. --seats human,greedy")
+    loaded = load(game, len(names), **parse_assignments(option or []))
+    for name in set(names) - {"human"}:
+        bot_factory(game, name)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
+    return _Sitting(loaded, names, seed, record_path(record, loaded.id), record is not None)
+
+
+def _resumed_sitting(
+    resume: Path,
+    game: str | None,
+    seats: str | None,
+    seed: int | None,
+    option: list[str] | None,
+    record: Path | None,
+    allow_files: bool,
+) -> _Sitting:
+    given = [f for f, v in (("GAME", game), ("--seats", seats), ("--seed", seed)) if v is not None]
+    given += [f for f, v in (("--option", option), ("--record", record)) if v]
+    if given:
+        raise OptionError(
+            f"--resume takes the game, seats, seed and options from the record; "
+            f"drop {', '.join(given)}"
+        )
+    saved = Record.load(resume)
+    if saved.outcome is not None:
+        raise RecordError(f"{resume}: that game is over; replay it with: ranchhand replay")
+    if saved.seed is None or not saved.seats:
+        raise RecordError(f"{resume}: the record names no seed or seats, so it cannot go on")
+    loaded = saved.load_game(allow_files=allow_files)
+    for name in set(saved.seats) - {"human"}:
+        bot_factory(loaded.id, name)
+    return _Sitting(loaded, list(saved.seats), saved.seed, resume, True, list(saved.steps))
+
+
+def _sit_down(sitting: _Sitting) -> None:
+    """Play the sitting to its end or until someone quits; the record is saved either way."""
+    loaded, names, seed = sitting.game, sitting.names, sitting.seed
     humans = {i for i, n in enumerate(names) if n == "human"}
-    table = Table(console, _view(game), loaded, humans, names)
+    table = Table(console, _view(loaded.id), loaded, humans, names)
+    keyboard = keyboard_for_terminal()
     seat_objects = [
-        HumanSeat(table, console.input) if n == "human" else factories[n]() for n in names
+        HumanSeat(table, console.input, keyboard) if n == "human" else bot_factory(loaded.id, n)()
+        for n in names
     ]
     log = Record.start(loaded, names, seed)
 
@@ -144,20 +254,43 @@ def play_command(
         log.add(player, action)
         table.note(state, player, action)
 
-    console.print(f"[bold]{loaded.name}[/] with {_count(len(names), 'player')}.")
+    def undo(state: State) -> None:
+        log.steps.pop()
+        table.undo(state)
+
+    def save() -> Path:
+        try:
+            return save_record(
+                log, sitting.path, console, chosen=sitting.chosen, overwrite=bool(sitting.steps)
+            )
+        except RecordError as error:
+            console.print(f"[bold red]error:[/] {plain(error)}")
+            raise typer.Exit(74) from None
+
+    again = f", resumed after {_count(len(sitting.steps), 'step')}" if sitting.steps else ""
+    console.print(f"[bold]{loaded.name}[/] with {_count(len(names), 'player')}{again}.")
     console.print("Type 'help' at any prompt.")
-    state = loaded.new_initial_state()
     try:
         with private_screen(console, len(humans)):
             result = play(
-                loaded, seat_objects, seed, listener=listen, seat_names=names, state=state
+                loaded,
+                seat_objects,
+                seed,
+                listener=listen,
+                seat_names=names,
+                on_undo=undo,
+                resume=sitting.steps,
             )
     except (QuitGame, KeyboardInterrupt, EOFError):
         console.print("\nGame stopped.")
-        _save_or_fail(log, path, record is not None)
+        saved = save()
+        console.print(f"Continue it with: ranchhand play --resume {plain(saved)}")
         raise typer.Exit(0) from None
+    except RecordError as error:  # the record to resume does not fit: leave it as it was
+        _fail(str(error))
+        return
     except Exception as error:  # a bug must not lose the game: save it, then say so
-        saved = _save_or_fail(log, path, record is not None)
+        saved = save()
         console.print(
             f"[bold red]ranchhand failed with {type(error).__name__}[/]: this is a bug. "
             f"The game so far is in {plain(saved)}; please report it with that file."
@@ -165,19 +298,13 @@ def play_command(
         if os.environ.get("RANCHHAND_DEBUG"):
             raise
         raise typer.Exit(70) from None
+    state = result.state
+    assert state is not None
     log.finish(state)
     console.print(table.view.render(state.observe(table.last_human or min(humans, default=0))))
     _print_outcome(result.outcome, names)
     console.print(f"The game's seed was {seed} (replay it with the record below).")
-    _save_or_fail(log, path, record is not None)
-
-
-def _save_or_fail(log: Record, path: Path, chosen: bool) -> Path:
-    try:
-        return save_record(log, path, console, chosen=chosen)
-    except RecordError as error:
-        console.print(f"[bold red]error:[/] {plain(error)}")
-        raise typer.Exit(74) from None
+    save()
 
 
 def _count(n: int, noun: str) -> str:
@@ -203,28 +330,62 @@ def simulate_command(
     ] = None,
     games_: Annotated[int, typer.Option("--games", help="How many games.")] = 1000,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
-    jobs: Annotated[int | None, typer.Option(help="Processes (default: every core).")] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(help="Processes (default: every core; never more than cores or games)."),
+    ] = None,
     option: OptionList = None,
     record: Annotated[
-        Path | None, typer.Option(help="Folder to save every game's record in.")
+        Path | None,
+        typer.Option(help="Folder to save every game's record in (must not hold this run's)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Simulate many games in parallel and report wins, ties and game lengths."""
+    """Simulate many games in parallel and report wins, ties and game lengths.
+
+    Ctrl-C (SIGINT) or SIGTERM stops the run within a game's time: the report of the
+    games that finished is printed, marked partial, and the exit code is 130 or 143.
+    """
     try:
+        _at_least_one("games", games_)
+        _at_least_one("jobs", jobs)
+        _at_least_one("players", players)
         sim = _simulation(game, players, seats, games_, seed, option or [], record)
         sim.check()
+        if as_json:
+            report = simulate(sim, jobs)
+        else:
+            with _progress() as progress:
+                task = progress.add_task(f"simulating {plain(sim.game)}", total=sim.games)
+                report = simulate(sim, jobs, _advancer(progress, task))
     except RanchhandError as error:
         _fail(str(error))
         return
+    except KeyboardInterrupt:  # before the run's own handling starts, or after it ends
+        console.print("stopped before any game was counted")
+        raise typer.Exit(130) from None
     if as_json:
-        report = simulate(sim, jobs)
         print(json.dumps(report.to_json(), indent=2))
-        return
-    with _progress() as progress:
-        task = progress.add_task(f"simulating {sim.game}", total=sim.games)
-        report = simulate(sim, jobs, lambda n: progress.advance(task, n))
-    _print_report(report)
+    else:
+        _print_report(report)
+    if report.exit_code:
+        raise typer.Exit(report.exit_code)
+
+
+def _at_least_one(name: str, value: int | None) -> None:
+    """Refuse a count below one (``--games 0``, ``--jobs -1``) with the option's name."""
+    if value is not None and value < 1:
+        raise OptionError(f"--{name} must be at least 1, got {value}")
+
+
+def _player_range(game: str, players: int) -> None:
+    """Refuse a player count outside the game's range before anything is built for it."""
+    cls = game_class(game)
+    if not cls.min_players <= players <= cls.max_players:
+        raise OptionError(
+            f"{canonical_name(game)} is for {cls.min_players} to {cls.max_players} players, "
+            f"not {players}"
+        )
 
 
 def _simulation(
@@ -237,12 +398,15 @@ def _simulation(
     record: Path | None,
 ) -> Simulation:
     names = [s.strip() for s in (seats or "greedy").split(",") if s.strip()]
+    if not names:
+        raise OptionError("--seats names no bot; e.g. --seats greedy,random")
     if players is None:
         players = len(names) if len(names) > 1 else game_class(game).min_players
+    _player_range(game, players)
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise RanchhandError(f"--seats names {len(names)} bots but --players is {players}")
+        raise OptionError(f"--seats names {plural(len(names), 'bot')} but --players is {players}")
     options = parse_assignments(option)
     options.setdefault("max_turns", str(_default_max_turns(game)))
     return Simulation(
@@ -261,7 +425,10 @@ def _default_max_turns(game: str) -> int:
 
 def _print_report(report: Report) -> None:
     data = report.to_json()
-    title = f"{data['game']}: {data['games']} games, {data['players']} players, seed {data['seed']}"
+    played = plural(data["games"], "game")
+    if report.partial:
+        played = f"{data['games']} of {plural(data['requested'], 'game')} (partial)"
+    title = f"{data['game']}: {played}, {plural(data['players'], 'player')}, seed {data['seed']}"
     table = RichTable(title=title, title_justify="left")
     for column in ("seat", "bot", "wins", "win rate", "95% CI"):
         table.add_column(column, justify="right" if column != "bot" else "left")
@@ -271,7 +438,7 @@ def _print_report(report: Report) -> None:
         low, high = data["win_ci95"][seat]
         row = [
             str(seat),
-            name,
+            plain(name),
             str(data["wins"][seat]),
             f"{data['win_rate'][seat]:.1%}",
             f"{low:.1%} - {high:.1%}",
@@ -283,13 +450,29 @@ def _print_report(report: Report) -> None:
     console.print(table)
     console.print(
         f"ties {data['ties']} · truncated {data['truncated']} "
-        f"(max_turns {data['options']['max_turns']}) · "
+        f"(max_turns {plain(data['options']['max_turns'])}) · "
         f"turns mean {turns['mean']:.1f}, median {turns['median']:.0f}, p90 {turns['p90']:.0f} · "
         f"{data['games_per_s']:.1f} games/s"
     )
     extra = _view(data["game"]).render_summary(data["summary"]) if data["summary"] else None
     if extra is not None:
         console.print(extra)
+    if report.partial:
+        _print_stop(report)
+
+
+def _print_stop(report: Report) -> None:
+    """Say that the report is partial, why, which games it covers and where their records are."""
+    tally, sim = report.tally, report.simulation
+    console.print(
+        f"[bold yellow]partial report:[/] stopped ({plain(report.stopped)}) after "
+        f"{plural(tally.games, 'game')} of {sim.games}; games finished: {tally.indices.text()}"
+    )
+    if sim.record_dir is not None:
+        console.print(f"their records are in {plain(sim.record_dir)}")
+        if report.uncounted_records:
+            extra = ", ".join(map(str, report.uncounted_records))
+            console.print(f"records of games not counted above (a worker was killed): {extra}")
 
 
 @app.command("compare")
@@ -302,11 +485,23 @@ def compare_command(
     games_: Annotated[int, typer.Option("--games", help="Games per row.")] = 1000,
     seed: Annotated[int, typer.Option(help="Seed of every row (same games, other rule).")] = 0,
     bot: Annotated[str, typer.Option(help="The bot in every seat.")] = "greedy",
-    jobs: Annotated[int | None, typer.Option(help="Processes (default: every core).")] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(help="Processes (default: every core; never more than cores or games)."),
+    ] = None,
     option: OptionList = None,
 ) -> None:
-    """Simulate every reading of one option side by side (score split, lengths, ties)."""
+    """Simulate every reading of one option side by side (score split, lengths, ties).
+
+    Ctrl-C (SIGINT) or SIGTERM stops it: the rows so far are printed (the last one
+    partial) and the exit code is 130 or 143.
+    """
     try:
+        _at_least_one("games", games_)
+        _at_least_one("jobs", jobs)
+        for count in players or []:
+            _at_least_one("players", count)
+            _player_range(game, count)
         values = option_values(game, vary)
         cls = game_class(game)
         counts = players or list(range(cls.min_players, cls.max_players + 1))
@@ -314,7 +509,7 @@ def compare_command(
         base.setdefault("max_turns", str(_default_max_turns(game)))
         total = len(counts) * len(values) * games_
         with _progress() as progress:
-            task = progress.add_task(f"comparing {vary}", total=total)
+            task = progress.add_task(f"comparing {plain(vary)}", total=total)
             rows = compare(
                 game,
                 vary,
@@ -324,30 +519,44 @@ def compare_command(
                 bot,
                 tuple(base.items()),
                 jobs,
-                lambda n: progress.advance(task, n),
+                _advancer(progress, task),
             )
     except RanchhandError as error:
         _fail(str(error))
         return
+    except KeyboardInterrupt:  # before the run's own handling starts, or after it ends
+        console.print("stopped before any game was counted")
+        raise typer.Exit(130) from None
     headline = list(dict.fromkeys(k for row in rows for k in row.headline))
     table = RichTable(
-        title=f"{canonical_name(game)}: {vary} compared, {games_} {bot} games per row, seed {seed}",
+        title=f"{canonical_name(game)}: {plain(vary)} compared, "
+        f"{plural(games_, f'{plain(bot)} game')} per row, seed {seed}",
         title_justify="left",
     )
     for column in ("players", vary, "turns", "ties", "trunc", *headline):
-        table.add_column(column, justify="left" if column == vary else "right", no_wrap=True)
+        table.add_column(plain(column), justify="left" if column == vary else "right", no_wrap=True)
     table.caption = "turns: mean per game; trunc: games stopped by max_turns; the rest: means"
     for row in rows:
         report = row.report
+        value = str(row.value).lower() if isinstance(row.value, bool) else str(row.value)
+        if row.partial:
+            value += f" (partial: {report['games']} of {report['requested']})"
         table.add_row(
             str(row.players),
-            str(row.value).lower() if isinstance(row.value, bool) else str(row.value),
+            plain(value),
             f"{report['turns']['mean']:.1f}",
             str(report["ties"]),
             str(report["truncated"]),
             *(f"{row.headline.get(k, float('nan')):.1f}" for k in headline),
         )
     console.print(table)
+    stopped = next((row for row in rows if row.exit_code), None)
+    if stopped is not None:
+        console.print(
+            f"[bold yellow]partial comparison:[/] stopped ({plain(stopped.report['stopped'])}); "
+            f"{plural(len(rows), 'row')} of {len(counts) * len(values)}"
+        )
+        raise typer.Exit(stopped.exit_code)
 
 
 @app.command("replay")
@@ -412,12 +621,25 @@ def bench_command(
     """Print games per second on one core for greedy games of each size."""
     from ranchhand.core.registry import GAME_MODULES
 
-    chosen = [canonical_name(g) for g in game] if game else list(GAME_MODULES)
-    table = RichTable(title=f"ranchhand bench: {bot} bots, one core", title_justify="left")
+    try:
+        _at_least_one("games", games_)
+        for count in players or []:
+            _at_least_one("players", count)
+        chosen = [canonical_name(g) for g in game] if game else list(GAME_MODULES)
+        plan = []
+        for name in chosen:
+            bot_factory(name, bot)
+            for count in players or default_player_counts(name):
+                _player_range(name, count)
+                plan.append((name, count))
+    except RanchhandError as error:
+        _fail(str(error))
+        return
+    table = RichTable(title=f"ranchhand bench: {plain(bot)} bots, one core", title_justify="left")
     for column in ("game", "players", "games", "seconds", "games/s", "turns/s", "truncated"):
         table.add_column(column, justify="right" if column != "game" else "left")
-    for name in chosen:
-        for count in players or default_player_counts(name):
+    try:
+        for name, count in plan:
             result = bench(name, count, games_, bot)
             table.add_row(
                 name,
@@ -428,6 +650,13 @@ def bench_command(
                 f"{result.turns_per_s:.0f}",
                 str(result.truncated),
             )
+    except KeyboardInterrupt:
+        table.caption = "partial: stopped by SIGINT"
+        console.print(table)
+        raise typer.Exit(130) from None
+    except RanchhandError as error:
+        _fail(str(error))
+        return
     console.print(table)
 
 

@@ -17,22 +17,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
+from ranchhand.cli.keyboard import Keyboard
 from ranchhand.cli.safe import plain, printable
 from ranchhand.cli.view import GameView
 from ranchhand.core.errors import ActionError, RecordError
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
+from ranchhand.core.notation import is_number
 from ranchhand.core.records import Record
+from ranchhand.core.runner import UNDO
 
-HELP = """Commands: type an action as listed, or
+HELP = """Commands: type an action as listed (or its number, when the list is numbered), or
   help      this text, the action notation and every legal action
   actions   list the legal actions again
   board     draw the table again
-  quit      stop, saving a record of the game so far"""
+  undo      take back your last action this turn (never past a roll, a draw or another
+            player's move)
+  quit      stop, saving a record of the game (continue it with: ranchhand play --resume FILE)
+At a terminal, Tab completes an action and the arrow keys recall what you typed."""
 
 
 class QuitGame(Exception):
@@ -69,6 +75,13 @@ class Table:
         }
         (self.pending if state.current_player() == SIMULTANEOUS else self.events).append(entry)
 
+    def undo(self, state: State) -> None:
+        """Forget the log entry of an action taken back (nobody else saw it)."""
+        if self.events:
+            self.events.pop()
+        for viewer, seen in self.seen.items():
+            self.seen[viewer] = min(seen, len(self.events))
+
     def since_last_turn(self, player: int, state: State) -> list[str]:
         self._release(state)
         start = self.seen.get(player, 0)
@@ -92,12 +105,21 @@ def _collapse(lines: list[str]) -> list[str]:
     return [line if count == 1 else f"{line} x{count}" for line, count in folded]
 
 
+NUMBERED = 9
+"""Up to this many legal actions are numbered, and a number picks one."""
+
+
 @dataclass
 class HumanSeat:
-    """A person at the keyboard; ``interactive`` tells the runner to hand over the state."""
+    """A person at the keyboard; ``interactive`` tells the runner to hand over the state.
+
+    Lines come from ``keyboard`` (line editing, per-seat history, completion) at a
+    real terminal, else from ``ask`` (a pipe, a test).
+    """
 
     table: Table
     ask: Callable[[str], str]
+    keyboard: Keyboard | None = None
     interactive: bool = True
 
     def act(
@@ -105,17 +127,18 @@ class HumanSeat:
     ) -> Hashable:
         raise TypeError("a human seat needs the state to parse text; the runner calls choose()")
 
-    def choose(self, state: State, player: int) -> Hashable:
+    def choose(self, state: State, player: int, undoable: int = 0) -> Hashable:
         table, console = self.table, self.table.console
         if len(table.humans) > 1 and table.last_human not in (None, player):
             wipe(console)
-            self.ask(f"Pass the keyboard to {table.name(player)} and press Enter ")
+            self._read(f"Pass the keyboard to {table.name(player)} and press Enter ", None)
             wipe(console)
         table.last_human = player
-        self._show(state, player)
+        legal = state.legal_actions(player)
+        self._show(state, player, legal, undoable)
         while True:
             try:
-                text = self.ask(f"{table.name(player)}> ")
+                text = self._read(f"{table.name(player)}> ", player, legal)
             except EOFError:
                 raise QuitGame from None
             command = text.strip().lower()
@@ -123,15 +146,26 @@ class HumanSeat:
                 raise QuitGame
             if command in ("help", "?", "h"):
                 console.print(Panel(HELP + "\n\n" + table.view.notation, title="help"))
-                console.print(table.view.render_actions(state.legal_actions(player)))
+                console.print(self._actions(legal))
                 continue
             if command in ("actions", "list", "a"):
-                console.print(table.view.render_actions(state.legal_actions(player)))
+                console.print(self._actions(legal))
                 continue
             if command in ("board", "b", "show"):
                 console.print(table.view.render(state.observe(player)))
                 continue
+            if command in ("undo", "u"):
+                if undoable:
+                    return UNDO
+                console.print(Text(NO_UNDO, style="yellow"))
+                continue
             if not command:
+                continue
+            if len(legal) <= NUMBERED and is_number(command):
+                number = int(command)
+                if 1 <= number <= len(legal):
+                    return legal[number - 1]
+                console.print(Text(f"choose a number 1..{len(legal)}", style="bold red"))
                 continue
             try:
                 return state.parse_action(text, player)
@@ -139,7 +173,23 @@ class HumanSeat:
                 console.print(Text(f"{error.kind}: {printable(str(error))}", style="bold red"))
                 console.print("Type 'help' for the notation, 'actions' for the legal actions.")
 
-    def _show(self, state: State, player: int) -> None:
+    def _read(self, prompt: str, player: int | None, legal: Sequence[Hashable] = ()) -> str:
+        keyboard = self.keyboard
+        if keyboard is None:
+            return self.ask(prompt)
+        if player is None:
+            return keyboard.plain(prompt)
+        return keyboard.ask(prompt, player, [*(str(a) for a in legal), *COMMANDS])
+
+    def _actions(self, legal: Sequence[Hashable]) -> RenderableType:
+        """A short list numbered (type the number), a long one as the game draws it."""
+        if len(legal) > NUMBERED:
+            return self.table.view.render_actions(legal)
+        return Text(
+            "\n".join(f"{n:>2}. {printable(str(a))}" for n, a in enumerate(legal, 1)), style="cyan"
+        )
+
+    def _show(self, state: State, player: int, legal: Sequence[Hashable], undoable: int) -> None:
         table, console = self.table, self.table.console
         console.print(
             Rule(f"{table.game.name}: your turn, {table.name(player)} (turn {state.turn})")
@@ -149,7 +199,16 @@ class HumanSeat:
             text = Text("\n".join(printable(line) for line in lines[-30:]))
             console.print(Panel(text, title="since your last turn"))
         console.print(table.view.render(state.observe(player)))
-        console.print(table.view.render_actions(state.legal_actions(player)))
+        console.print(self._actions(legal))
+        if undoable:
+            console.print(Text(f"'undo' takes back your last action ({undoable} can be)", "dim"))
+
+
+COMMANDS = ("help", "actions", "board", "undo", "quit")
+NO_UNDO = (
+    "Nothing to undo: undo takes back only your own actions since the last dice roll or "
+    "card draw, and since anyone else last acted."
+)
 
 
 WIPE = "\x1b[H\x1b[2J\x1b[3J"
@@ -217,12 +276,17 @@ def record_path(wanted: Path | None, game_id: str) -> Path:
     return path
 
 
-def save_record(record: Record, path: Path, console: Console, *, chosen: bool) -> Path:
-    """Save ``record``; a default name that was taken meanwhile gets a numbered suffix."""
+def save_record(
+    record: Record, path: Path, console: Console, *, chosen: bool, overwrite: bool = False
+) -> Path:
+    """Save ``record``; a default name taken meanwhile gets a numbered suffix.
+
+    ``overwrite`` is for a resumed game, whose record is brought up to date in place.
+    """
     target = path
     for attempt in range(2, 1000):
         try:
-            record.save(target)
+            record.save(target, overwrite=overwrite)
             break
         except RecordError:
             if chosen or not target.exists():
