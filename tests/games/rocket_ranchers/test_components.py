@@ -1,16 +1,28 @@
-"""The data files: the deck's spread of 4+/5+ marks, beam patterns, and load errors."""
+"""The data files: the deck's spread of 4+/5+ marks, beam patterns, and files refused on load.
+
+A file that loads must make a playable game; one that would break it (a name the
+notation cannot type, a count that does not fit) is refused naming the field.
+"""
 
 from __future__ import annotations
 
+import json
+import random
+import tempfile
+import tomllib
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from ranchhand.core import DataError
+from ranchhand.core import CHANCE, DataError
 from ranchhand.games.rocket_ranchers.components import load_beams, load_deck
 from ranchhand.games.rocket_ranchers.game import RocketGame
+from ranchhand.games.rocket_ranchers.state import RocketState
 
 SPECIES = [
     *("Bako", "Canis", "Capiwata", "Chicken", "Eleplant"),
@@ -121,3 +133,206 @@ def test_the_first_draw_of_a_standard_game() -> None:
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 91  # 90 different Wildlife cards and the Space Cats
     assert outcomes.probability(state.parse_action("draw cat")) == Fraction(11, 101)
+
+
+# --------------------------------------------------------------- files that load but break
+SHIPPED = Path(__file__).parents[3] / "src/ranchhand/games/rocket_ranchers"
+
+
+def _toml(value: object) -> str:
+    """A TOML value (inline tables and arrays) for the mutated data below."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    assert isinstance(value, dict)
+    return "{" + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}" for k, v in value.items()) + "}"
+
+
+def _document(data: dict) -> str:
+    return "".join(f"{json.dumps(str(k))} = {_toml(v)}\n" for k, v in data.items())
+
+
+def _shipped(kind: str) -> dict:
+    return tomllib.loads((SHIPPED / f"{kind}-standard.toml").read_text())
+
+
+def _deck_with(tmp_path: Path, change: Callable[[dict], None]) -> str:
+    data = _shipped("deck")
+    change(data)
+    return _write(tmp_path, "deck.toml", _document(data))
+
+
+def _beams_with(tmp_path: Path, change: Callable[[dict], None]) -> str:
+    data = _shipped("beams")
+    change(data)
+    return _write(tmp_path, "beams.toml", _document(data))
+
+
+def _set(path: tuple, value: object) -> Callable[[dict], None]:
+    def change(data: dict) -> None:
+        node = data
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+
+    return change
+
+
+def test_the_shipped_files_written_back_load_the_same(tmp_path: Path) -> None:
+    deck = load_deck(_deck_with(tmp_path, lambda d: None))
+    assert deck == load_deck("standard")
+    assert load_beams(_beams_with(tmp_path, lambda d: None)) == load_beams("standard")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_set(("biomes", 0, "name"), "Deep Sea"), r"biomes\[0\]\.name: expected one word"),
+        (_set(("biomes", 0, "name"), "Désert"), r"biomes\[0\]\.name: expected one word"),
+        (_set(("biomes", 1, "name"), "DESERT"), r"biomes\[1\]: 'DESERT' differs from 'Desert'"),
+        (_set(("species", 7), "Space Kow"), r"species\[7\]: expected one word"),
+        (_set(("species", 7), "BAKO"), r"species\[7\]: 'BAKO' differs from 'Bako' only in case"),
+        (_set(("species", 7), "K" * 25), r"species\[7\]: expected one word of 1 to 24"),
+        (_set(("species",), []), "species: expected a non-empty list"),
+        (_set(("cards", 0, "species"), "bako"), r"cards\[0\]\.species: expected one of"),
+        (_set(("cards", 0, "biome"), "desert"), r"cards\[0\]\.biome: expected one of"),
+        (_set(("biomes", 0, "colour"), "bold red"), r"biomes\[0\]\.colour: expected a colour"),
+        (_set(("biomes", 0, "colour"), "ultraviolet"), r"biomes\[0\]\.colour: expected a colour"),
+        (_set(("space_cats", "2"), -3), r"space_cats\.2: expected an integer 0\.\.1000, got -3"),
+        (_set(("space_cats", "3"), True), r"space_cats\.3: expected an integer, got True"),
+        (_set(("space_cats", "5"), 12), r"space_cats\.5: 12 Space Cats for 5 players is fewer"),
+        (_set(("space_cats", "6"), 25), r"space_cats\.6: unknown field"),
+        (_set(("cards", 3, "mark"), "6+"), r"cards\[3\]\.mark: expected one of"),
+        (_set(("cards", 3, "dots"), -3), r"cards\[3\]\.dots: expected an integer 1\.\.9, got -3"),
+    ],
+)
+def test_a_deck_that_would_break_the_game_is_refused(
+    tmp_path: Path, change: Callable[[dict], None], message: str
+) -> None:
+    with pytest.raises(DataError, match=message):
+        load_deck(_deck_with(tmp_path, change))
+
+
+def test_marks_that_leave_a_player_count_without_wildlife_are_refused(tmp_path: Path) -> None:
+    def every_card_5_plus(data: dict) -> None:
+        for card in data["cards"]:
+            card["mark"] = "5+"
+
+    with pytest.raises(DataError, match="cards: the 2-player deck has no Wildlife card"):
+        load_deck(_deck_with(tmp_path, every_card_5_plus))
+
+    def five_cards_for_small_tables(data: dict) -> None:
+        for index, card in enumerate(data["cards"]):
+            card["mark"] = "" if index < 5 else "4+"
+
+    with pytest.raises(DataError, match="the 2-player deck has 5 Wildlife cards and 11 Space"):
+        load_deck(_deck_with(tmp_path, five_cards_for_small_tables))
+
+
+@pytest.mark.parametrize("name", ["at", "reboot", "END", "in", "corral", "cat", "draw", "form"])
+def test_a_beam_named_like_a_notation_word_is_refused(tmp_path: Path, name: str) -> None:
+    with pytest.raises(DataError, match=r"beam\[2\]\.name: .* a word of the action notation"):
+        load_beams(_beams_with(tmp_path, _set(("beam", 2, "name"), name)))
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("r90", "reads as a rotation or a cell"),
+        ("B2", "reads as a rotation or a cell"),
+        ("i2", r"'i2' is the name of beam\[0\] too"),
+        ("L 3", "expected a short name"),
+        ("Lightning", "expected a short name of 1 to 8"),
+        ("3L", "starting with a letter"),
+    ],
+)
+def test_beam_names_the_notation_cannot_tell_apart_are_refused(
+    tmp_path: Path, name: str, message: str
+) -> None:
+    with pytest.raises(DataError, match=rf"beam\[1\]\.name: .*{message}"):
+        load_beams(_beams_with(tmp_path, _set(("beam", 1, "name"), name)))
+
+
+def test_a_beam_set_must_have_four_beams(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match="beam: expected four beams"):
+        load_beams(_beams_with(tmp_path, lambda d: d["beam"].pop()))
+
+
+# ------------------------------------------------------------------- fuzzing the files
+ODD = st.one_of(
+    st.integers(-(10**20), 10**20),
+    st.integers(-3, 20),
+    st.booleans(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
+    st.sampled_from(["", " ", "Kow", "kow", "KOW", "Desert", "at", "cat", "5+", "I2", "r90"]),
+    st.lists(st.integers(-2, 5), max_size=3),
+    st.just({}),
+)
+
+
+def _paths(node: object, path: tuple = ()) -> list[tuple]:
+    """Every key or index path into ``node`` (the node itself first)."""
+    found = [path]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _paths(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _paths(value, (*path, index))
+    return found
+
+
+def _mutate(data: dict, draw: st.DrawFn) -> None:
+    paths = [p for p in _paths(data) if p]
+    if not paths:
+        return
+    path = draw(st.sampled_from(paths))
+    parent: object = data
+    for key in path[:-1]:
+        parent = parent[key]  # type: ignore[index]
+    how = draw(st.sampled_from(["drop", "replace", "copy"]))
+    assert isinstance(parent, dict | list)
+    if how == "drop":
+        del parent[path[-1]]  # type: ignore[arg-type]
+    elif how == "copy" and isinstance(parent, list):
+        parent.append(parent[path[-1]])
+    else:
+        parent[path[-1]] = draw(ODD)  # type: ignore[index]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(which=st.sampled_from(["deck", "beams"]), data=st.data())
+def test_mutated_data_files_load_and_play_or_raise_data_error(
+    which: str, data: st.DataObject
+) -> None:
+    document = _shipped(which)
+    for _ in range(data.draw(st.integers(1, 3))):
+        _mutate(document, data.draw)
+    with tempfile.TemporaryDirectory() as folder:
+        path = _write(Path(folder), f"{which}.toml", _document(document))
+        try:
+            game = RocketGame(2, **{which: path})
+        except DataError:
+            return
+        _play_a_little(game.new_initial_state())
+
+
+def _play_a_little(state: RocketState, steps: int = 250) -> None:
+    """Random play that also round-trips every offered action through its text."""
+    rng = random.Random(0)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        if state.current_player() == CHANCE:
+            state.apply(state.chance_outcomes().sample(rng))
+            continue
+        actions = state.legal_actions()
+        for action in rng.sample(actions, min(5, len(actions))):
+            assert state.parse_action(str(action)) == action
+        state.apply(rng.choice(actions))
