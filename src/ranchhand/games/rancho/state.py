@@ -477,7 +477,13 @@ class RanchoState(State):
 
     @classmethod
     def from_json(cls, game: RanchoGame, data: Mapping[str, Any]) -> RanchoState:
-        """Rebuild a state from :meth:`_to_json` data, checking what can be checked."""
+        """Rebuild a state from :meth:`_to_json` data; StateError names a malformed field."""
         from ranchhand.games.rancho.snapshot import state_from_json
 
         return state_from_json(cls(game), data)
+
+    def _validate(self) -> None:
+        """Refuse, naming the field, a position no game reaches (see ``checks``)."""
+        from ranchhand.games.rancho.checks import validate
+
+        validate(self)
