@@ -113,6 +113,12 @@ class GloryRanch(Game):
 
         return GloryState.from_json(self, data)
 
+    def _setup(self, spec: Mapping[str, Any]) -> Any:
+        """A position described by hand (docs/games/glory-ranch.md: "Setting up a position")."""
+        from ranchhand.games.glory_ranch.positions import setup
+
+        return setup(self, spec)
+
     def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Rounds per game, turns per round, wins per seat and the per-card table."""
         return summarize_details(details, self.players, self.deck)

@@ -599,39 +599,20 @@ class GloryState(State):
 
     @classmethod
     def from_json(cls, game: GloryRanch, data: Mapping[str, Any]) -> GloryState:
-        state = cls(game)
-        index = game.index
-        state.deck = _counts(data["deck"], index)
-        state.discard = _counts(data["discard"], index)
-        state.hands = [_counts(h, index) for h in data["hands"]]
-        state.ranches = [[index[c] for c in r] for r in data["ranches"]]
-        state.shields = [list(s) for s in data["shields"]]
-        state.passing = [[index[c] for c in p] for p in data["passing"]]
-        state.totals = list(data["totals"])
-        for key in ("round", "first", "current", "direction", "skips", "played_slot"):
-            setattr(state, key, int(data[key]))
-        state.round_turns = int(data["round_turns"])
-        state.playing = bool(data["playing"])
-        state.exhausted = bool(data["exhausted"])
-        state.seventh = bool(data["seventh"])
-        state.signs = {int(p): s for p, s in data["signs"].items()}
-        state.stack = [tuple(s) for s in data["stack"]]
-        state.rounds = [dict(r) for r in data["rounds"]]
-        state.log = list(data["log"])
-        result = data["result"]
-        state.result = None if result is None else Outcome.from_json(result)
-        return state
+        """The state ``data`` (from :meth:`to_json`) describes, every field checked."""
+        from ranchhand.games.glory_ranch.positions import state_from_json
+
+        return state_from_json(game, data)
+
+    def _validate(self) -> None:
+        """Refuse, naming the field, a position that could not arise (see positions.py)."""
+        from ranchhand.games.glory_ranch.positions import validate
+
+        validate(self)
 
 
 def _named(counts: list[int], ids: tuple[str, ...]) -> dict[str, int]:
     return {ids[k]: c for k, c in enumerate(counts) if c}
-
-
-def _counts(named: Mapping[str, int], index: Mapping[str, int]) -> list[int]:
-    counts = [0] * len(index)
-    for card, c in named.items():
-        counts[index[card]] = int(c)
-    return counts
 
 
 def _lower(effect: Effect) -> str:
