@@ -137,6 +137,12 @@ class RanchoGame(Game):
 
         return RanchoState.from_json(self, data)
 
+    def _setup(self, spec: Mapping[str, Any]) -> Any:
+        """A position from a short description (see ``position.py`` and the docs page)."""
+        from ranchhand.games.rancho.position import setup
+
+        return setup(self, spec)
+
     def summary(self) -> RanchoSummary:
         """Mean game length, wins by seat, predator losses and dogs given, over many games."""
         return RanchoSummary(self.players)
