@@ -31,6 +31,7 @@ from ranchhand.games.rocket_ranchers.reasons import why_illegal
 from ranchhand.games.rocket_ranchers.scoring import Corral, score_players, winner
 from ranchhand.games.rocket_ranchers.serial import load_state_json, state_to_json
 from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, EMPTY, HIDDEN, neighbours
+from ranchhand.games.rocket_ranchers.validate import validate_state
 
 if TYPE_CHECKING:
     from ranchhand.games.rocket_ranchers.game import RocketGame
@@ -352,7 +353,11 @@ class RocketState(State):
         return state_to_json(self)
 
     def load_json(self, data: Mapping[str, Any]) -> None:
-        """Fill this fresh state from :meth:`_to_json` data (raises RecordError if bad)."""
+        """Fill this fresh state from :meth:`_to_json` data (StateError naming the field)."""
         load_state_json(self, data)
         if not self.deck_size and self.player == 0 and self.phase == START and not self.setting_up:
             self.over = self._final_outcome()
+
+    def _validate(self) -> None:
+        """Refuse a position the rules cannot reach (see :mod:`.validate`)."""
+        validate_state(self)
