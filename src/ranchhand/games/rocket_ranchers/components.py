@@ -8,7 +8,7 @@ name the file and the field, e.g. ``deck-standard.toml: cards[12].dots: ...``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -154,7 +154,7 @@ def _word_problem(name: object) -> str:
     )
 
 
-def _distinct(top: Fields, key: str, names: list[str]) -> None:
+def _distinct(top: Fields, key: str, names: Sequence[str]) -> None:
     """Names must differ once lower-cased: the notation ignores case."""
     seen: dict[str, str] = {}
     for index, name in enumerate(names):
