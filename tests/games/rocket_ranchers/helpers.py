@@ -1,13 +1,14 @@
 """Building constructed Rocket Ranchers positions for rule tests.
 
-Positions are reached through the public API only: the display is filled by
-applying chance draws of named cards, so every test starts from a state the
-rules themselves could produce.
+Positions are reached through the public API only: ``table`` fills the display
+by applying chance draws of named cards, ``position`` describes a later moment
+of a game through ``Game.setup`` (which refuses positions the rules cannot reach).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ranchhand.core import CHANCE
 from ranchhand.games.rocket_ranchers.actions import cell_index
@@ -43,6 +44,34 @@ def table(
     return state
 
 
+def position(
+    cards: Mapping[str, str] | None = None,
+    players: int = 2,
+    seats: Sequence[Mapping[str, Any]] = (),
+    options: Mapping[str, Any] | None = None,
+    **spec: Any,
+) -> RocketState:
+    """A position described through ``Game.setup`` (no private attribute touched).
+
+    ``cards`` (cell -> card) go in the display and distinct fillers elsewhere;
+    ``seats`` are the per-seat tables (corrals, floof, beams_up, dogship_up) and
+    ``spec`` any other setup key (``player``, ``turn``).
+    """
+    cards = {k.lower(): v.lower() for k, v in (cards or {}).items()}
+    game = RocketGame(players, **(options or {}))
+    box, _ = game.tables.deck_counts(players)
+    used = set(cards.values())
+    for seat in seats:
+        for corral in seat.get("corrals", []):
+            used.update([corral["founder"], *corral.get("face_up", [])])
+    fillers = iter(f for f in FILLERS if f not in used and box[game.tables.kind_by_text[f]])
+    display = [
+        next((v for k, v in cards.items() if cell_index(k) == index), None) or next(fillers)
+        for index in range(16)
+    ]
+    return game.setup({"display": display, "players": list(seats), **spec})
+
+
 def _in_deck(state: RocketState, text: str) -> bool:
     kind = state.tables.kind_by_text[text]
     return state.deck[kind] > 0
@@ -62,3 +91,29 @@ def finish_refill(state: RocketState, card: str = "") -> None:
         wanted = [a for a in outcomes.actions if str(a) == f"draw {card}"]
         state.apply(wanted[0] if wanted else outcomes.actions[0])
         card = ""
+
+
+def endgame(
+    players: int = 2, player: int = 0, deck: Sequence[str] = (), empty: Sequence[str] = ()
+) -> RocketState:
+    """A late position: only the cards ``deck`` left to draw, ``empty`` display cells empty.
+
+    Every other card of the box is on the table: filler cards in the display, the
+    rest founding corrals dealt round the seats, every Space Cat in seat 0's floof pile.
+    """
+    game = RocketGame(players)
+    box, cats = game.tables.deck_counts(players)
+    empty_cells = {cell_index(c) for c in empty}
+    spare = [f for f in FILLERS if f not in deck and box[game.tables.kind_by_text[f]]]
+    display = ["empty" if i in empty_cells else spare.pop(0) for i in range(16)]
+    left = [game.tables.text[k] for k, n in enumerate(box) for _ in range(n)]
+    for card in (*display, *deck):
+        if card != "empty":
+            left.remove(card)
+    seats: list[dict[str, Any]] = [{"corrals": []} for _ in range(players)]
+    for index, card in enumerate(left):
+        seats[index % players]["corrals"].append({"founder": card})
+    seats[0]["floof"] = cats
+    return game.setup(
+        {"player": player, "turn": 3 * players + player, "display": display, "players": seats}
+    )

@@ -6,7 +6,7 @@ import pytest
 
 from ranchhand.core import IllegalAction
 from ranchhand.games.rocket_ranchers.actions import Beam
-from tests.games.rocket_ranchers.helpers import cells, table
+from tests.games.rocket_ranchers.helpers import cells, position, table
 
 # Each beam at anchor b2 (the top-left cell of the box its turned pattern fills).
 SHAPES_AT_B2 = {
@@ -108,7 +108,6 @@ def test_a_beam_of_only_cats_places_nothing_and_refills() -> None:
 
 
 def test_a_face_down_beam_is_refused_with_the_reason() -> None:
-    state = table()
-    state.beams[0] &= ~1
+    state = position(seats=[{"beams_up": ["I3", "L3", "O4"]}])
     with pytest.raises(IllegalAction, match="face down until your next reboot"):
         state.apply_text("beam I2 r0 @a1")

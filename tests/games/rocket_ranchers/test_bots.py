@@ -11,7 +11,7 @@ from ranchhand.core import play, replay
 from ranchhand.games.rocket_ranchers.actions import REBOOT, Beam, Dogship
 from ranchhand.games.rocket_ranchers.bots import GreedyBot
 from ranchhand.games.rocket_ranchers.game import RocketGame
-from tests.games.rocket_ranchers.helpers import table
+from tests.games.rocket_ranchers.helpers import position, table
 
 OPTION_SETS = [
     {},
@@ -49,10 +49,8 @@ def test_greedy_takes_cards_for_its_corral() -> None:
         "c4": "kow/jungle/1",
         "d4": "kow/mountains/2",
     }
-    state = table(named)
-    kind = state.tables.kind_by_text
-    state.set_corrals(0, [(kind["bako/desert/3"], (kind["kow/grassland/1"],))])
-    state.dogship[0] = False
+    corral = {"founder": "bako/desert/3", "face_up": ["kow/grassland/1"]}
+    state = position(named, seats=[{"corrals": [corral], "dogship_up": False}])
     action = GreedyBot().act(state.observe(0), state.legal_actions(), random.Random(0))
     assert action == Beam("O4", 0, "c3")
 
@@ -69,9 +67,8 @@ def test_greedy_avoids_leading_on_space_cats_late() -> None:
 
 def test_greedy_reboots_when_every_face_up_beam_loses_points() -> None:
     checkerboard = {f"{c}{r}": "cat" for r in range(1, 5) for c in "abcd"[(r + 1) % 2 :: 2]}
-    state = table(checkerboard)
-    state.floof = [3, 0]  # the bot already has the most: every cat costs it
-    state.beams[0] = 0b0001  # only the line of 2 is face up, and it always meets a cat
-    state.dogship[0] = False
+    state = position(  # only the line of 2 is face up, and it always meets a cat
+        checkerboard, seats=[{"floof": 3, "beams_up": ["I2"], "dogship_up": False}]
+    )  # the bot already has the most Space Cats: every cat costs it
     action = GreedyBot().act(state.observe(0), state.legal_actions(), random.Random(0))
     assert action == REBOOT

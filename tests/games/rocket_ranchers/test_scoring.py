@@ -12,7 +12,7 @@ from ranchhand.games.rocket_ranchers.scoring import (
     winner,
 )
 from ranchhand.games.rocket_ranchers.tables import HIDDEN
-from tests.games.rocket_ranchers.helpers import table
+from tests.games.rocket_ranchers.helpers import endgame
 
 RULEBOOK = [(0, 0), (4, 0), (5, 12), (6, 12), (7, 18), (8, 18), (9, 24), (12, 24)]
 SCORING_CARD = [(0, 0), (4, 0), (5, 10), (6, 10), (7, 15), (8, 15), (9, 22), (12, 22)]
@@ -106,13 +106,7 @@ def test_ties_go_to_most_space_cats_then_the_later_seat() -> None:
 
 
 def test_the_outcome_reports_scores_and_the_winner() -> None:
-    state = table()
-    kind = state.tables.kind_by_text
-    state.set_corrals(0, [(kind["bako/desert/3"], tuple(kind[f"kow/tundra/{d}"] for d in (2, 3)))])
-    state.set_corrals(1, [(kind["bako/jungle/1"], ())])
-    state.floof = [2, 2]
-    state.set_deck({})
-    state.player = 1
+    state = endgame(2, 1)  # the deck is empty: the last turn of the game
     state.apply_text("beam I2 r0 @a1")
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])

@@ -8,7 +8,7 @@ from ranchhand.core import CHANCE, IllegalAction, InvalidAction, OptionError
 from ranchhand.games.rocket_ranchers.actions import Dogship, EndTurn, Form, Occupy, Reboot
 from ranchhand.games.rocket_ranchers.game import RocketGame
 from ranchhand.games.rocket_ranchers.phases import AFTER, PLACE
-from tests.games.rocket_ranchers.helpers import cells, finish_refill, table
+from tests.games.rocket_ranchers.helpers import cells, endgame, finish_refill, position, table
 
 
 def test_dogship_swaps_two_cards_of_the_same_biome_then_lies_face_down() -> None:
@@ -84,11 +84,9 @@ def test_collected_cards_form_and_occupy_corrals() -> None:
 
 
 def test_a_mixed_species_corral_is_refused() -> None:
-    state = table({"a1": "kow/tundra/2", "b1": "bako/desert/3"})
+    kow_corral = {"founder": "kow/tundra/2", "face_up": ["kow/desert/3"]}
+    state = position({"a1": "bako/desert/3"}, seats=[{"corrals": [kow_corral]}])
     state.apply_text("beam I2 r0 @a1")
-    state.apply_text("form kow/tundra/2")
-    founder = state.corrals[0][0][0]
-    state.set_corrals(0, [(founder, (state.tables.kind_by_text["kow/desert/3"],))])
     assert Occupy("bako/desert/3", 1) not in state.legal_actions()
     with pytest.raises(IllegalAction, match="holds Kow"):
         state.apply_text("occupy bako/desert/3 in 1")
@@ -102,9 +100,7 @@ def test_manual_reboot_needs_a_face_down_beam_and_ends_the_turn() -> None:
     state = table()
     with pytest.raises(IllegalAction, match="needs one face down"):
         state.apply_text("reboot")
-    state.beams[0] = 0b0101
-    state.dogship[0] = False
-    state._legal_cache.clear()
+    state = position(seats=[{"beams_up": ["I2", "L3"], "dogship_up": False}])
     assert Reboot() in state.legal_actions()
     state.apply_text("reboot")
     assert state.beams[0] == 0b1111 and state.dogship[0] is True
@@ -112,9 +108,7 @@ def test_manual_reboot_needs_a_face_down_beam_and_ends_the_turn() -> None:
 
 
 def test_automatic_reboot_after_the_fourth_beam() -> None:
-    state = table()
-    state.beams[0] = 0b1000  # only the square is left face up
-    state.dogship[0] = False
+    state = position(seats=[{"beams_up": ["O4"], "dogship_up": False}])  # only the square is up
     state.apply_text("beam O4 r0 @a1")
     while state.phase == PLACE:
         state.apply(state.legal_actions()[0])
@@ -133,10 +127,7 @@ def test_refill_runs_top_to_bottom_left_to_right() -> None:
 
 def _run_out(players: int, seat: int) -> None:
     """Let the deck run out during ``seat``'s turn; check who still plays."""
-    state = table(players=players)
-    state.player = seat
-    state.turn = 3 * players + seat
-    state.set_deck({"kow/tundra/2": 1})
+    state = endgame(players, seat, deck=["kow/tundra/2"])
     state.apply_text("beam I2 r0 @a1")
     while state.phase == PLACE:
         state.apply(state.legal_actions()[0])
@@ -167,15 +158,10 @@ def test_the_game_ends_when_every_player_had_the_same_number_of_turns(
 
 
 def test_after_the_deck_runs_out_empty_cells_give_nothing() -> None:
-    state = table()
-    state.set_deck({})
-    state.apply_text("beam O4 r0 @a1")
-    while state.phase == PLACE:
-        state.apply(state.legal_actions()[0])
-    if state.phase == AFTER:
-        state.apply_text("end")
-    state.apply_text("beam O4 r0 @a1")  # the second player's beam finds only empty cells
-    assert state.floof == [0, 0] and not state.pending
+    state = endgame(2, 1, empty=["a1", "b1", "a2", "b2"])
+    floof = list(state.floof)
+    state.apply_text("beam O4 r0 @a1")  # the last player's beam finds only empty cells
+    assert state.floof == floof and not state.pending
     if state.phase == AFTER:
         state.apply_text("end")
     assert state.is_terminal()

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ranchhand.core import Game, Option
+from ranchhand.games.rocket_ranchers.position import build_position
 from ranchhand.games.rocket_ranchers.state import RocketState
 from ranchhand.games.rocket_ranchers.tables import Tables, tables_for
 
@@ -95,6 +96,10 @@ class RocketGame(Game):
         state = RocketState(self)
         state.load_json(data)
         return state
+
+    def _setup(self, spec: Mapping[str, Any]) -> RocketState:
+        """A position at the start of a player's turn, described by hand (see :mod:`.position`)."""
+        return build_position(self, spec)
 
     def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Average score split per seat and overall, win rate per seat, Space Cats."""
