@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console, RenderableType
+from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
 from ranchhand.cli.keyboard import Keyboard
 from ranchhand.cli.safe import plain, printable
-from ranchhand.cli.view import GameView
+from ranchhand.cli.view import SCREEN_HEIGHT, SUMMARY_LINES, GameView
 from ranchhand.core.errors import ActionError, RecordError
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
 from ranchhand.core.notation import is_number
@@ -35,6 +36,8 @@ HELP = """Commands: type an action as listed (or its number, when the list is nu
   help      this text, the action notation and every legal action
   actions   list the legal actions again
   board     draw the table again
+  log       everything that happened that you may know of, since the game began
+  rules     the rules of this game, as ranchhand plays them
   undo      take back your last action this turn (never past a roll, a draw or another
             player's move)
   quit      stop, saving a record of the game (continue it with: ranchhand play --resume FILE)
@@ -74,6 +77,10 @@ class Table:
             for viewer in self.humans
         }
         (self.pending if state.current_player() == SIMULTANEOUS else self.events).append(entry)
+
+    def history(self, player: int) -> list[str]:
+        """Everything ``player`` was told since the game began (the ``log`` command)."""
+        return _collapse([entry[player] for entry in self.events if player in entry])
 
     def undo(self, state: State) -> None:
         """Forget the log entry of an action taken back (nobody else saw it)."""
@@ -154,6 +161,13 @@ class HumanSeat:
             if command in ("board", "b", "show"):
                 console.print(table.view.render(state.observe(player)))
                 continue
+            if command == "log":
+                lines = table.history(player)
+                console.print(Text("\n".join(printable(line) for line in lines) or "(nothing yet)"))
+                continue
+            if command == "rules":
+                console.print(Markdown(table.view.rules()))
+                continue
             if command in ("undo", "u"):
                 if undoable:
                     return UNDO
@@ -182,29 +196,63 @@ class HumanSeat:
         return keyboard.ask(prompt, player, [*(str(a) for a in legal), *COMMANDS])
 
     def _actions(self, legal: Sequence[Hashable]) -> RenderableType:
-        """A short list numbered (type the number), a long one as the game draws it."""
+        """Every legal action: a short list numbered (type the number), a long one as the
+        game draws it."""
         if len(legal) > NUMBERED:
             return self.table.view.render_actions(legal)
         return Text(
             "\n".join(f"{n:>2}. {printable(str(a))}" for n, a in enumerate(legal, 1)), style="cyan"
         )
 
+    def _summary(self, legal: Sequence[Hashable], width: int) -> RenderableType:
+        """The actions in a few lines: numbered side by side if they fit, else by verb."""
+        if len(legal) <= NUMBERED:
+            numbered = "   ".join(f"{n}. {printable(str(a))}" for n, a in enumerate(legal, 1))
+            text = Text(numbered, style="cyan")
+            if len(text.wrap(self.table.console, width)) <= SUMMARY_LINES:
+                return text
+        return self.table.view.render_actions_compact(legal, width)
+
     def _show(self, state: State, player: int, legal: Sequence[Hashable], undoable: int) -> None:
+        """The turn's screen, fitted to the terminal (80x24 at the least): header, board,
+        what happened since your last turn in the lines left, the actions, the prompt."""
         table, console = self.table, self.table.console
-        console.print(
-            Rule(f"{table.game.name}: your turn, {table.name(player)} (turn {state.turn})")
+        width = console.width
+        height = console.size.height if console.is_terminal else SCREEN_HEIGHT
+        header = Rule(f"{table.game.name}: your turn, {table.name(player)} (turn {state.turn})")
+        board = table.view.render(state.observe(player))
+        summary = self._summary(legal, width)
+        hint = (
+            Text(
+                f"undo takes back your last action ({undoable} can be) · help · actions · rules",
+                style="dim",
+            )
+            if undoable
+            else Text("help · actions · board · log · rules · quit", style="dim")
         )
+        used = 1 + sum(_height(console, r, width) for r in (board, summary, hint)) + 1
         lines = table.since_last_turn(player, state)
+        room = max(height - used, 1)
+        if len(lines) > room:
+            hidden = len(lines) - room + 1
+            lines = [f"… {hidden} earlier (type 'log')", *lines[len(lines) - room + 1 :]]
+        console.print(header)
+        console.print(board)
         if lines:
-            text = Text("\n".join(printable(line) for line in lines[-30:]))
-            console.print(Panel(text, title="since your last turn"))
-        console.print(table.view.render(state.observe(player)))
-        console.print(self._actions(legal))
-        if undoable:
-            console.print(Text(f"'undo' takes back your last action ({undoable} can be)", "dim"))
+            console.print(Text("\n".join(_fit(printable(line), width) for line in lines)))
+        console.print(summary)
+        console.print(hint)
 
 
-COMMANDS = ("help", "actions", "board", "undo", "quit")
+def _height(console: Console, renderable: RenderableType, width: int) -> int:
+    return len(console.render_lines(renderable, console.options.update(width=width), pad=False))
+
+
+def _fit(line: str, width: int) -> str:
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+COMMANDS = ("help", "actions", "board", "log", "rules", "undo", "quit")
 NO_UNDO = (
     "Nothing to undo: undo takes back only your own actions since the last dice roll or "
     "card draw, and since anyone else last acted."
