@@ -9,7 +9,12 @@ A docs page marks a generated block with
 and this script replaces what stands between the two lines with the command and its output,
 so every figure in the docs can be reproduced by a reader with the same command.
 
+It also copies each game page's "Rules as implemented" section into the game's package
+(``rules.md``), which the ``rules`` command prints at the prompt: the docs page is the
+one source, and a test checks the copy.
+
 Usage: python tools/make_docs.py [docs/games/rancho.md ...] [--only TEXT] [--dry-run]
+       python tools/make_docs.py --rules-only   (just the rules.md copies, in a second)
 (--only TEXT regenerates just the blocks whose command contains TEXT)
 """
 
@@ -71,8 +76,38 @@ def regenerate(path: Path, dry_run: bool = False, only: str = "") -> int:
     return count
 
 
+RULES_HEADING = "## Rules as implemented"
+GAME_PAGES = {
+    "rancho": "rancho",
+    "rocket-ranchers": "rocket_ranchers",
+    "glory-ranch": "glory_ranch",
+}
+
+
+def rules_text(page: Path) -> str:
+    """The Rules section of a game's docs page, as the package's ``rules.md``."""
+    text = page.read_text()
+    title = text.splitlines()[0].lstrip("# ").strip()
+    start = text.index(RULES_HEADING) + len(RULES_HEADING)
+    end = text.find("\n## ", start)
+    body = text[start : end if end >= 0 else len(text)].strip()
+    return f"# {title}: the rules as ranchhand plays them\n\n{body}\n"
+
+
+def sync_rules(dry_run: bool = False) -> None:
+    for page, package in GAME_PAGES.items():
+        target = ROOT / "src" / "ranchhand" / "games" / package / "rules.md"
+        text = rules_text(ROOT / "docs" / "games" / f"{page}.md")
+        if not dry_run and (not target.exists() or target.read_text() != text):
+            target.write_text(text)
+            print(f"wrote {target.relative_to(ROOT)}", file=sys.stderr)
+
+
 def main(argv: list[str]) -> None:
     dry_run = "--dry-run" in argv
+    sync_rules(dry_run)
+    if "--rules-only" in argv:
+        return
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     paths = [Path(a).resolve() for a in argv if a.endswith(".md")]
     paths = paths or sorted((ROOT / "docs").rglob("*.md"))
