@@ -15,13 +15,14 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from ranchhand.core.data import Fields, parse_data, read_data
-from ranchhand.core.errors import DataError
+from ranchhand.core.errors import DataError, shorten
 
 PACKAGE = "ranchhand.games.glory_ranch"
 DECK_FILE = "cards.toml"
@@ -55,6 +56,13 @@ BONUS_KINDS: dict[str, tuple[str, ...]] = {
     "variety": (),
 }
 MAX_COUNT = 3
+MAX_KINDS = 200
+"""The most creatures a deck lists: each is a column of every state's counts."""
+MAX_NAME = 40
+ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+"""Ids and family names: typed in actions (``play hearth-drake``), so lower-case ASCII."""
+RESERVED_FAMILIES = ("any", "cards")
+"""Words an Hour Glass bonus uses for "every card"; a family may not be called so."""
 
 
 @dataclass(frozen=True)
@@ -140,9 +148,9 @@ class Deck:
 
     def find(self, word: str) -> Card | None:
         """The card named ``word`` (its id, or its name in any case)."""
-        key = word.strip().lower().replace(" ", "-").replace("'", "")
+        key = name_key(word)
         for card in self.cards:
-            if card.id == key or card.name.lower().replace(" ", "-").replace("'", "") == key:
+            if card.id == key or name_key(card.name) == key:
                 return card
         return None
 
@@ -163,24 +171,52 @@ def deck_from_data(data: Mapping[str, Any], source: str) -> Deck:
     top.only(("families", "card"))
     families = tuple(top.items("families"))
     if not families or not all(isinstance(f, str) and f for f in families):
-        top.fail("families", f"expected a list of family names, got {families!r}")
+        top.fail("families", f"expected a list of family names, got {shorten(repr(families))}")
+    for i, family in enumerate(families):
+        if not ID.fullmatch(family) or len(family) > MAX_NAME:
+            top.fail(
+                f"families[{i}]", f"expected lower-case letters, digits and '-', got {family!r}"
+            )
+        if family in RESERVED_FAMILIES:
+            top.fail(f"families[{i}]", f"{family!r} means every card in a bonus; choose another")
+        if family in families[:i]:
+            top.fail(f"families[{i}]", f"duplicate family {family!r}")
+    tables = top.tables("card")
+    if len(tables) > MAX_KINDS:
+        top.fail("card", f"at most {MAX_KINDS} creatures, got {len(tables)}")
     cards: list[Card] = []
-    seen: set[str] = set()
-    for index, fields in enumerate(top.tables("card")):
+    names: dict[str, str] = {}  # what a player may type for a card (id or name) -> its id
+    for index, fields in enumerate(tables):
         card = _card(index, fields, families)
-        if card.id in seen:
-            fields.fail("id", f"duplicate card id {card.id!r}")
-        seen.add(card.id)
+        if card.id in names:
+            other = names[card.id]
+            if other == card.id:
+                fields.fail("id", f"duplicate card id {card.id!r}")
+            fields.fail("id", f"{card.id!r} is already the name of card {other!r}")
+        names[card.id] = card.id
+        key = name_key(card.name)
+        if names.get(key, card.id) != card.id:
+            fields.fail(
+                "name", f"{card.name!r} reads as {key!r}, already card {names[key]!r}'s id or name"
+            )
+        names[key] = card.id
         cards.append(card)
     if not cards:
         top.fail("card", "the deck has no cards")
     return Deck(families, tuple(cards))
 
 
+def name_key(name: str) -> str:
+    """What a card name reads as in typed text: ``Will-o'-Wisp`` is ``will-o-wisp``."""
+    return name.strip().lower().replace(" ", "-").replace("'", "")
+
+
 def _card(index: int, fields: Fields, families: Sequence[str]) -> Card:
     card_id = fields.text("id")
-    if not card_id or not all(ch.isalnum() or ch == "-" for ch in card_id):
-        fields.fail("id", f"expected lower-case letters, digits and '-', got {card_id!r}")
+    if not ID.fullmatch(card_id) or len(card_id) > MAX_NAME:
+        fields.fail(
+            "id", f"expected lower-case letters, digits and '-', got {shorten(repr(card_id))}"
+        )
     fields.where = f"{fields.where} {card_id!r}"
     fields.only(("id", "name", "family", "glory", "penalty", "copies", "actions", "hourglass"))
     actions = tuple(
@@ -190,13 +226,20 @@ def _card(index: int, fields: Fields, families: Sequence[str]) -> Card:
     for i, effect in enumerate(actions):
         if effect.do == "place" and i != 0:
             fields.fail(f"actions[{i}]", "place must be the card's first action")
+    name = fields.text("name")
+    if not name.strip() or len(name) > MAX_NAME or not name.isprintable() or not name_key(name):
+        fields.fail(
+            "name", f"expected 1 to {MAX_NAME} printable characters, got {shorten(repr(name))}"
+        )
+    if any(ch.isspace() and ch != " " for ch in name) or "  " in name or name != name.strip():
+        fields.fail("name", f"single spaces between words only (it is typed), got {name!r}")
     bonus = None
     if fields.has("hourglass"):
         bonus = _bonus(fields.table_of("hourglass"), families)
     return Card(
         index=index,
         id=card_id,
-        name=fields.text("name"),
+        name=name,
         family=fields.text("family", families),
         glory=fields.integer("glory", 0, 10),
         penalty=fields.integer("penalty", 0, 10),
@@ -266,10 +309,10 @@ def _bonus(fields: Fields, families: Sequence[str]) -> Bonus:
     return Bonus(kind, glory)
 
 
-def check_deck(deck: Deck) -> None:
+def check_deck(deck: Deck, source: str = DECK_FILE) -> None:
     """Raise DataError if a deck cannot make a game (too few cards to deal 6 hands)."""
     if deck.size < 30:
-        raise DataError(DECK_FILE, "card", f"a deck needs at least 30 cards, has {deck.size}")
+        raise DataError(source, "card", f"a deck needs at least 30 cards, has {deck.size}")
 
 
 # ------------------------------------------------------------ rules text

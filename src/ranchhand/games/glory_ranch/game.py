@@ -75,7 +75,7 @@ class GloryRanch(Game):
         super().__init__(players, **options)
         deck = self.options["deck"]
         self.deck: Deck = load_deck(DECK_FILE if deck == "standard" else deck)
-        check_deck(self.deck)
+        check_deck(self.deck, DECK_FILE if deck == "standard" else deck)
         self.tables = Tables.of(self.deck)
         self.target: int = self.options["target"] or (50 if self.players <= 4 else 30)
         self.share_ties: bool = self.options["tie"] == "share"
