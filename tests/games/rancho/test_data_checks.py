@@ -8,7 +8,6 @@ says where, never in a traceback or a game that misbehaves later.
 from __future__ import annotations
 
 import json
-import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -343,16 +342,21 @@ def mutated(draw: st.DrawFn, original: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-_FOLDER = Path(tempfile.mkdtemp(prefix="rancho-data-"))
 _BOARD_DATA = tomllib.loads(BOARD.read_text(encoding="utf-8"))
 _RULES_DATA = tomllib.loads(RULES.read_text(encoding="utf-8"))
 
 
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for every example (a function-scoped tmp_path is not reset between them)."""
+    return tmp_path_factory.mktemp("rancho-data")
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(mutated(_BOARD_DATA))
-def test_a_mutated_board_loads_or_raises_data_error(data: dict[str, Any]) -> None:
+@given(data=mutated(_BOARD_DATA))
+def test_a_mutated_board_loads_or_raises_data_error(folder: Path, data: dict[str, Any]) -> None:
     try:
-        board = _load(_FOLDER / "board.toml", _toml(data), load_board)
+        board = _load(folder / "board.toml", _toml(data), load_board)
     except DataError:
         return
     grazing = Grazing(board, (1, 1, 1, 2, 2, 4))
@@ -363,10 +367,10 @@ def test_a_mutated_board_loads_or_raises_data_error(data: dict[str, Any]) -> Non
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(mutated(_RULES_DATA))
-def test_mutated_rules_load_or_raise_data_error(data: dict[str, Any]) -> None:
+@given(data=mutated(_RULES_DATA))
+def test_mutated_rules_load_or_raise_data_error(folder: Path, data: dict[str, Any]) -> None:
     try:
-        tables = _load(_FOLDER / "rules.toml", _toml(data), load_tables)
+        tables = _load(folder / "rules.toml", _toml(data), load_tables)
     except DataError:
         return
     for dice in tables.dice.values():  # rules that load give dice whose chances add up
