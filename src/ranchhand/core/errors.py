@@ -126,6 +126,9 @@ class StateError(RecordError):
     of 'kraken', the box has 1``.
     """
 
-    def __init__(self, where: str, problem: str) -> None:
-        self.where, self.problem = where, problem
-        super().__init__(f"state JSON: {where}: {problem}" if where else f"state JSON: {problem}")
+    def __init__(self, where: str, problem: str, source: str = "state JSON") -> None:
+        self.where, self.problem, self.source = where, problem, source
+        if where.startswith(source):  # "setup.players[0]: ..." says where it is already
+            super().__init__(f"{where}: {problem}")
+        else:
+            super().__init__(f"{source}: {where}: {problem}" if where else f"{source}: {problem}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import difflib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
@@ -125,6 +125,26 @@ class GameInfo:
         }
 
 
+class Summary:
+    """Reduces finished games' :meth:`State.details`, one game at a time, to a report.
+
+    A simulation feeds ``add`` each finished game in game-index order and keeps one
+    Summary however many games run, so ``add`` keeps running totals, never the
+    details themselves (a million Glory Ranch games' details are gigabytes).
+    ``result`` may be called at any time (a stopped run reports what it has) and
+    returns a JSON-ready mapping whose ``average`` mapping, if any, holds the
+    headline numbers ``ranchhand compare`` puts side by side. This base counts
+    nothing and reports ``{}``.
+    """
+
+    def add(self, details: Mapping[str, Any]) -> None:
+        """Count one finished game's details."""
+
+    def result(self) -> dict[str, Any]:
+        """The summary of the games added so far."""
+        return {}
+
+
 class Game(ABC):
     """A game loaded with a player count and options; it makes states.
 
@@ -222,18 +242,32 @@ class Game(ABC):
         if not isinstance(spec, Mapping):
             raise StateError("setup", f"expected a table, got {type(spec).__name__}")
         chosen = spec
-        state = _guarded(lambda: self._setup(chosen), "setup")
-        state._forget_cached()
-        _guarded(state._validate, "setup")
+        try:
+            state = _guarded(lambda: self._setup(chosen), "setup")
+            state._forget_cached()
+            _guarded(state._validate, "setup")
+        except StateError as error:  # name the setup, not JSON, as what was wrong
+            raise StateError(error.where, error.problem, source="setup") from None
         return state
 
     def _setup(self, spec: Mapping[str, Any]) -> State:
         """Build the position ``spec`` describes (see :meth:`setup`)."""
         raise StateError("setup", f"{self.id} has no setup description")
 
-    def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        """Aggregate the :meth:`State.details` of many finished games (simulation)."""
-        return {}
+    def summary(self) -> Summary:
+        """A fresh accumulator for the :meth:`State.details` of finished games.
+
+        Games override this to count what their designers ask about; simulations
+        add games to it as they finish, so memory stays flat however many run.
+        """
+        return Summary()
+
+    def summarize(self, details: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        """The :meth:`summary` of ``details``, folded in order (for tests and scripts)."""
+        summary = self.summary()
+        for one in details:
+            summary.add(one)
+        return summary.result()
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.options.items() if v != _default(self, k)}
