@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ranchhand.bots import RandomBot
 from ranchhand.core import CHANCE, StateError
@@ -408,3 +410,59 @@ def test_states_reached_by_play_load_and_round_trip(
             legal = state.legal_actions(player)
             action = bots[player].act(state.observe(player), legal, rng)
         state.apply(action, player)
+
+
+# ------------------------------------------------------------ mutated JSON
+def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path] if path else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _places(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += _places(item, (*path, i))
+    return out
+
+
+JUNK = st.one_of(
+    st.integers(-3, 30),
+    st.integers(-(10**30), 10**30),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=False),
+    st.sampled_from(["fox", "wolf", "rabbit", "4.1", "5.1", "expand", "dog", "return", "²", ""]),
+    st.text(max_size=6),
+    st.lists(st.sampled_from(["fox", "wolf", 1, 2, "4.13", "rabbit"]), max_size=3),
+    st.just({}),
+)
+
+
+@st.composite
+def broken(draw: st.DrawFn) -> Data:
+    data = copy.deepcopy(draw(st.sampled_from(BASES)))
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(_places(data["data"])))
+        parent: Any = data["data"]
+        for step in path[:-1]:
+            parent = parent[step]
+        if draw(st.booleans()) and isinstance(parent, dict):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = draw(JUNK)
+    return data
+
+
+BASES = [base(), _dog_step().to_json(), RanchoGame(2).new_initial_state().to_json()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(broken())
+def test_a_mutated_state_loads_or_is_refused_naming_the_field(data: Data) -> None:
+    """Never the engine's generic safety net ("malformed (KeyError ...)"): a named field."""
+    try:
+        loaded = RanchoGame(2).state_from_json(data)
+    except StateError as error:
+        assert "malformed (" not in str(error), str(error)
+        assert error.where.startswith("data"), str(error)
+        return
+    assert RanchoGame(2).state_from_json(loaded.to_json()).to_json() == loaded.to_json()
