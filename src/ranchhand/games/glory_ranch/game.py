@@ -7,14 +7,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ranchhand.core import Game, Option
 from ranchhand.games.glory_ranch.actions import Draw, Steal
 from ranchhand.games.glory_ranch.cards import DECK_FILE, Deck, Effect, check_deck, load_deck
 from ranchhand.games.glory_ranch.scoring import Tables
-from ranchhand.games.glory_ranch.summary import summarize_details
+from ranchhand.games.glory_ranch.summary import GlorySummary
 
 HAND_SIZE = 5
 RANCH_LIMIT = 7
@@ -119,6 +119,6 @@ class GloryRanch(Game):
 
         return setup(self, spec)
 
-    def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    def summary(self) -> GlorySummary:
         """Rounds per game, turns per round, wins per seat and the per-card table."""
-        return summarize_details(details, self.players, self.deck)
+        return GlorySummary(self.players, self.deck)

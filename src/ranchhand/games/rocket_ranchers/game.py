@@ -8,12 +8,13 @@ page docs/games/rocket-ranchers.md for the reasons).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ranchhand.core import Game, Option
 from ranchhand.games.rocket_ranchers.position import build_position
 from ranchhand.games.rocket_ranchers.state import RocketState
+from ranchhand.games.rocket_ranchers.summary import RocketSummary
 from ranchhand.games.rocket_ranchers.tables import Tables, tables_for
 
 OPTIONS = (
@@ -101,17 +102,6 @@ class RocketGame(Game):
         """A position at the start of a player's turn, described by hand (see :mod:`.position`)."""
         return build_position(self, spec)
 
-    def summarize(self, details: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    def summary(self) -> RocketSummary:
         """Average score split per seat and overall, win rate per seat, Space Cats."""
-        games = [d for d in details if d.get("score")]
-        if not games:
-            return {}
-        seats = len(games[0]["score"])
-        parts = ("abundance", "variety", "cats", "score", "space_cats", "corrals")
-        per_seat = {
-            part: [sum(d[part][p] for d in games) / len(games) for p in range(seats)]
-            for part in parts
-        }
-        overall = {part: sum(per_seat[part]) / seats for part in parts}
-        wins = [sum(1 for d in games if d["winner"] == p) / len(games) for p in range(seats)]
-        return {"games": len(games), "per_seat": per_seat, "average": overall, "win_rate": wins}
+        return RocketSummary()
