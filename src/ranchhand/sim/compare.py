@@ -2,12 +2,16 @@
 
 A designer's question is rarely "who wins" but "what changes if we read the rule the other
 way": this runs the same seeded games under each value of one option and puts the headline
-figures side by side. A game's ``summarize`` may return an ``average`` mapping of headline
-numbers (score split, rounds per game); those become columns.
+figures side by side. A game's summary (``Game.summary().result()``) may hold an ``average``
+mapping of headline numbers (score split, rounds per game); those become columns.
+
+One SIGINT or SIGTERM stops the whole comparison: the row being simulated is kept as a
+partial row (its report says so) and no further row starts.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +19,7 @@ from typing import Any
 from ranchhand.core.errors import OptionError
 from ranchhand.core.registry import canonical_name, game_class
 from ranchhand.sim.simulate import Simulation, simulate
+from ranchhand.sim.workers import StopControl
 
 
 @dataclass(frozen=True)
@@ -22,6 +27,12 @@ class ComparisonRow:
     players: int
     value: Any
     report: dict[str, Any]
+    exit_code: int = 0
+    """Non-zero when this row's run was stopped (see ``Report.exit_code``)."""
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.report.get("partial"))
 
     @property
     def headline(self) -> dict[str, float]:
@@ -53,12 +64,36 @@ def compare(
     base_options: Sequence[tuple[str, Any]] = (),
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
+    control: StopControl | None = None,
 ) -> list[ComparisonRow]:
-    """Simulate ``games`` games for every player count and value of ``option``."""
-    rows = []
-    for count in players:
-        for value in option_values(game, option):
-            options = tuple(sorted({**dict(base_options), option: value}.items()))
-            sim = Simulation(canonical_name(game), (bot,) * count, games, seed, options)
-            rows.append(ComparisonRow(count, value, simulate(sim, jobs, progress).to_json()))
+    """Simulate ``games`` games for every player count and value of ``option``.
+
+    Every row is checked (player count, bot, option value) before the first game, so
+    a typo fails at once, not after hours of rows. A stop ends with the rows so far;
+    pass ``control`` to handle signals yourself (it is then not installed here).
+    """
+    values = option_values(game, option)
+    sims = [
+        Simulation(
+            canonical_name(game),
+            (bot,) * count,
+            games,
+            seed,
+            tuple(sorted({**dict(base_options), option: value}.items())),
+        )
+        for count in players
+        for value in values
+    ]
+    for sim in sims:
+        sim.check()
+    rows: list[ComparisonRow] = []
+    own = control is None
+    control = control or StopControl()
+    with control.catching() if own else contextlib.nullcontext():
+        for sim in sims:
+            report = simulate(sim, jobs, progress, control)
+            value = dict(sim.options)[option]
+            rows.append(ComparisonRow(sim.players, value, report.to_json(), report.exit_code))
+            if report.partial:
+                break
     return rows
