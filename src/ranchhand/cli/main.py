@@ -49,7 +49,7 @@ from ranchhand.core.registry import (
 from ranchhand.core.runner import play
 from ranchhand.sim.bench import bench, default_player_counts
 from ranchhand.sim.compare import compare, option_values
-from ranchhand.sim.simulate import Report, Simulation, plural, simulate
+from ranchhand.sim.simulate import Report, Simulation, StopControl, plural, simulate
 
 app = typer.Typer(
     help="Play, study and simulate Rancho, Rocket Ranchers and Glory Ranch.",
@@ -346,30 +346,30 @@ def simulate_command(
     Ctrl-C (SIGINT) or SIGTERM stops the run within a game's time: the report of the
     games that finished is printed, marked partial, and the exit code is 130 or 143.
     """
-    try:
-        _at_least_one("games", games_)
-        _at_least_one("jobs", jobs)
-        _at_least_one("players", players)
-        sim = _simulation(game, players, seats, games_, seed, option or [], record)
-        sim.check()
+    control = StopControl()  # signals only set flags: a second Ctrl-C cannot cut the report
+    with control.catching(leaving=True):
+        try:
+            _at_least_one("games", games_)
+            _at_least_one("jobs", jobs)
+            _at_least_one("players", players)
+            sim = _simulation(game, players, seats, games_, seed, option or [], record)
+            sim.check()
+            if as_json:
+                report = simulate(sim, jobs, control=control)
+            else:
+                with _progress() as progress:
+                    task = progress.add_task(f"simulating {plain(sim.game)}", total=sim.games)
+                    report = simulate(sim, jobs, _advancer(progress, task), control)
+        except RanchhandError as error:
+            _fail(str(error))
+            return
         if as_json:
-            report = simulate(sim, jobs)
+            print(json.dumps(report.to_json(), indent=2))
         else:
-            with _progress() as progress:
-                task = progress.add_task(f"simulating {plain(sim.game)}", total=sim.games)
-                report = simulate(sim, jobs, _advancer(progress, task))
-    except RanchhandError as error:
-        _fail(str(error))
-        return
-    except KeyboardInterrupt:  # before the run's own handling starts, or after it ends
-        console.print("stopped before any game was counted")
-        raise typer.Exit(130) from None
-    if as_json:
-        print(json.dumps(report.to_json(), indent=2))
-    else:
-        _print_report(report)
-    if report.exit_code:
-        raise typer.Exit(report.exit_code)
+            _print_report(report)
+    code = report.exit_code or (128 + control.signal if control.signal else 0)
+    if code:
+        raise typer.Exit(code)
 
 
 def _at_least_one(name: str, value: int | None) -> None:
@@ -508,7 +508,8 @@ def compare_command(
         base = parse_assignments(option or [])
         base.setdefault("max_turns", str(_default_max_turns(game)))
         total = len(counts) * len(values) * games_
-        with _progress() as progress:
+        control = StopControl()
+        with control.catching(leaving=True), _progress() as progress:
             task = progress.add_task(f"comparing {plain(vary)}", total=total)
             rows = compare(
                 game,
@@ -520,13 +521,11 @@ def compare_command(
                 tuple(base.items()),
                 jobs,
                 _advancer(progress, task),
+                control,
             )
     except RanchhandError as error:
         _fail(str(error))
         return
-    except KeyboardInterrupt:  # before the run's own handling starts, or after it ends
-        console.print("stopped before any game was counted")
-        raise typer.Exit(130) from None
     headline = list(dict.fromkeys(k for row in rows for k in row.headline))
     table = RichTable(
         title=f"{canonical_name(game)}: {plain(vary)} compared, "
