@@ -63,21 +63,22 @@ class Grazing:
     def fits(self, region: int, counts: tuple[int, ...] | list[int]) -> bool:
         """Whether every farm animal of ``counts`` can stand in ``region`` at once.
 
-        A negative count never fits: it is no position of the game, and a search for
-        -1 cows would try every way of removing pairs from the region (hours, not an answer).
+        Negative cows or horses never fit (see :meth:`packable`); loaded and set-up
+        states never hold a negative count (``checks.validate``), so the hot path
+        checks nothing more.
         """
-        if min(counts[RABBIT], counts[SHEEP], counts[COW], counts[HORSE]) < 0:
-            return False
         if self.spaces_needed(counts) > region.bit_count():
             return False
         return self.packable(region, counts[HORSE], counts[COW])
 
     def packable(self, region: int, horses: int, cows: int) -> bool:
         """Whether ``horses`` connected triples and ``cows`` adjacent pairs fit disjointly."""
-        if horses < 0 or cows < 0:
-            return False
         if not horses and not cows:
             return True
+        if horses < 0 or cows < 0:
+            # No position holds -1 cows; searching for one would try every way of
+            # taking pairs out of the region (hours, not an answer).
+            return False
         if 3 * horses + 2 * cows > region.bit_count():
             return False
         key = (region, horses, cows)
