@@ -33,7 +33,7 @@ from ranchhand.sim.workers import StopControl, run_pool
 
 __all__ = ["GameSummary", "Report", "Simulation", "StopControl", "simulate"]
 
-MAX_CHUNK = 200
+MAX_CHUNK = 50
 """Games per chunk handed to a worker at most (fewer for short runs, to share them out)."""
 
 
