@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ranchhand.core.errors import DataError, shorten
 
@@ -183,10 +183,10 @@ class Fields:
     def __init__(self, source: str, where: str, table: Any) -> None:
         self.source, self.where = source, where
         if not isinstance(table, Mapping):
-            self.fail("", f"expected a table, got {table!r}")
+            self.fail("", f"expected a table, got {shorten(repr(table))}")
         self.table: Mapping[str, Any] = table
 
-    def fail(self, key: str, problem: str) -> None:
+    def fail(self, key: str, problem: str) -> NoReturn:
         where = f"{self.where}.{key}" if key and self.where else key or self.where
         raise DataError(self.source, where, problem)
 
@@ -200,9 +200,9 @@ class Fields:
             return default
         value = self.table[key]
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            self.fail(key, f"expected an integer, got {value!r}")
+            self.fail(key, f"expected an integer, got {shorten(repr(value))}")
         if kind is not int and not isinstance(value, kind):
-            self.fail(key, f"expected {_kind(kind)}, got {value!r}")
+            self.fail(key, f"expected {_kind(kind)}, got {shorten(repr(value))}")
         return value
 
     def integer(
@@ -219,7 +219,7 @@ class Fields:
         if choices is not None:
             allowed = list(choices)
             if value not in allowed:
-                self.fail(key, f"expected one of {', '.join(allowed)}, got {value!r}")
+                self.fail(key, f"expected one of {', '.join(allowed)}, got {shorten(repr(value))}")
         return value
 
     def items(self, key: str, default: Any = ...) -> Sequence[Any]:

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 from ranchhand.core.chance import ChanceOutcomes
 from ranchhand.core.errors import (
     AmbiguousAction,
+    DataError,
     GameDefinitionError,
     IllegalAction,
     InvalidAction,
@@ -233,12 +234,12 @@ class Game(ABC):
         like loaded JSON (:meth:`State._validate`) and round-trips through JSON.
         """
         if isinstance(spec, str):
-            import tomllib
+            from ranchhand.core.data import parse_data
 
             try:
-                spec = tomllib.loads(spec)
-            except tomllib.TOMLDecodeError as error:
-                raise StateError("setup", f"not TOML: {error}") from None
+                spec = parse_data(spec, "setup")
+            except DataError as error:
+                raise StateError("setup", error.problem) from None
         if not isinstance(spec, Mapping):
             raise StateError("setup", f"expected a table, got {type(spec).__name__}")
         chosen = spec
