@@ -8,13 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ranchhand.core import CHANCE, ActionError, InvalidAction
+from ranchhand.core import CHANCE, ActionError, AmbiguousAction, IllegalAction, InvalidAction
 from ranchhand.games.rocket_ranchers.actions import cell_index
 from ranchhand.games.rocket_ranchers.game import RocketGame
 from ranchhand.games.rocket_ranchers.notation import parse_action
 from ranchhand.games.rocket_ranchers.phases import PLACE
 from ranchhand.games.rocket_ranchers.state import RocketState
-from tests.games.rocket_ranchers.helpers import table
+from tests.games.rocket_ranchers.helpers import position, table
 
 HUGE = "9" * 5000
 
@@ -88,6 +88,7 @@ WORDS = [
     *("a1", "b2", "d4", "e5", "b²", "dogship", "swap", "form", "occupy", "in", "corral"),
     *("kow/tundra/2", "bako/desert/1", "cat", "draw", "reboot", "end", "done", "turn"),
     *("0", "1", "2", "²", "٣", "-1", "99", HUGE[:30], "", ",", "KOW/TUNDRA/2"),
+    *("kow", "capiwata", "tundra", "kow/tundra", "3/bako", "bako/bako", "/", "kow//2"),
 ]
 STATES = {
     (p, seed, place): _decision(p, seed, place)
@@ -117,3 +118,63 @@ def test_any_text_parses_to_a_legal_action_or_is_refused_without_harm(
     assert state.is_legal(action)
     assert state.parse_action(str(action)) == action
     assert state.to_json() == before
+
+
+def test_a_beam_without_rotation_where_several_fit_lists_the_cells_of_each() -> None:
+    state = table()
+    with pytest.raises(AmbiguousAction) as caught:
+        state.parse_action("beam L3 @c2")
+    error = caught.value
+    assert "r0 takes c2 c3 d3" in error.reason
+    assert "r90 takes c2 d2 c3" in error.reason
+    assert len(error.suggestions) == 4 and "beam L3 r0 @c2" in error.suggestions
+    for suggestion in error.suggestions:
+        assert state.is_legal(state.parse_action(suggestion))
+    with pytest.raises(AmbiguousAction):
+        parse_action("beam L3 @c2", state.tables)  # without the position too
+
+
+def test_a_beam_without_rotation_is_the_one_that_fits() -> None:
+    state = table()
+    assert str(state.parse_action("beam I3 @c1")) == "beam I3 r90 @c1"  # r0 leaves the grid
+    assert str(state.parse_action("beam I3 at a4")) == "beam I3 r0 @a4"
+    assert str(state.parse_action("beam O4 @c3")) == "beam O4 r0 @c3"  # every turn the same
+    with pytest.raises(IllegalAction, match="outside the 4x4 display"):
+        state.parse_action("beam O4 @d4")
+    face_down = position(seats=[{"beams_up": ["I2", "I3", "O4"]}])
+    with pytest.raises(IllegalAction, match="face down"):
+        face_down.parse_action("beam L3 @c2")
+
+
+def test_a_card_named_in_part_is_the_one_collected_card_that_fits() -> None:
+    state = table({"a1": "kow/tundra/2", "b1": "bako/desert/3", "c1": "kow/mountains/1"})
+    with pytest.raises(InvalidAction, match="names no collected card"):
+        state.parse_action("form kow")  # nothing collected yet
+    state.apply_text("beam I3 r0 @a1")
+    assert str(state.parse_action("form bako")) == "form bako/desert/3"
+    assert str(state.parse_action("form tundra/kow")) == "form kow/tundra/2"
+    assert str(state.parse_action("form Kow/Mountains")) == "form kow/mountains/1"
+    with pytest.raises(AmbiguousAction) as caught:
+        state.parse_action("form kow")
+    assert "'kow' fits 2 collected cards" in caught.value.reason
+    assert set(caught.value.suggestions) == {"form kow/tundra/2", "form kow/mountains/1"}
+    with pytest.raises(
+        InvalidAction, match=r"names no collected card \(collected: kow/tundra/2, bako"
+    ):
+        state.parse_action("form capiwata")
+    with pytest.raises(InvalidAction, match="is no Wildlife card"):
+        state.parse_action("form zebra")
+    state.apply_text("form bako")
+    with pytest.raises(AmbiguousAction):
+        state.parse_action("occupy kow in 1")  # corral 1 has no face-up card: both fit
+    state.apply_text("occupy kow/mountains in 1")
+    assert str(state.parse_action("occupy kow in 1")) == "occupy kow/tundra/2 in 1"
+    with pytest.raises(IllegalAction, match="you have 1 corral; form a new one"):
+        state.parse_action("occupy kow in 2")  # no corral 2: the rules say so
+
+
+def test_a_partial_card_without_the_position_must_name_one_card() -> None:
+    tables = RocketGame(2).tables
+    assert str(parse_action("form 2/tundra/kow", tables)) == "form kow/tundra/2"
+    with pytest.raises(InvalidAction, match="names 15 cards"):
+        parse_action("form kow", tables)

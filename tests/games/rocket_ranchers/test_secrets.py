@@ -18,15 +18,17 @@ from rich.console import Console
 from ranchhand.core import CHANCE
 from ranchhand.games.rocket_ranchers import VIEW
 from ranchhand.games.rocket_ranchers.actions import Form
+from ranchhand.games.rocket_ranchers.board import founder_text
 from ranchhand.games.rocket_ranchers.game import RocketGame
 from ranchhand.games.rocket_ranchers.state import RocketState
+from ranchhand.games.rocket_ranchers.tables import HIDDEN
 from tests.games.rocket_ranchers.helpers import table
 
 CARD = re.compile(r"[a-z]+/[a-z]+/[0-9]")
 
 
 def _text(renderable: object) -> str:
-    console = Console(width=160, record=True, color_system=None, file=io.StringIO())
+    console = Console(width=400, record=True, color_system=None, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
 
@@ -42,11 +44,8 @@ def _hidden_from(state: RocketState, viewer: int | None) -> set[str]:
 
 
 def _founder_on_screen(state: RocketState, kind: int) -> str:
-    """How the view draws a revealed founding card in a corral: '▒ Kow ●● Tun'."""
-    tables = state.tables
-    deck = tables.deck
-    species = deck.species[tables.species[kind]]
-    return f"▒ {species} {'●' * tables.dots[kind]} {deck.biomes[tables.biome[kind]][:3]}"
+    """How the view draws a revealed founding card in a corral: '▒Kow●●T'."""
+    return founder_text(state.tables, kind).plain
 
 
 def _check_view(state: RocketState) -> None:
@@ -77,7 +76,7 @@ def test_no_viewer_but_the_owner_is_told_a_founding_card(players: int, seed: int
         for viewer in [None, *range(players)]:
             text = state.describe_for(viewer, action, actor)
             if viewer == actor:
-                assert text == str(action)
+                assert text.startswith(str(action))
                 continue
             secret = _hidden_from(state, viewer)
             if isinstance(action, Form):
@@ -95,12 +94,12 @@ def test_form_is_logged_as_a_face_down_corral_for_the_others() -> None:
     state = table({"a1": "kow/mountains/1", "b1": "bako/desert/3"}, players=3)
     state.apply_text("beam I2 r0 @a1")
     action = state.parse_action("form kow/mountains/1")
-    assert state.describe_for(0, action, 0) == "form kow/mountains/1"
+    assert state.describe_for(0, action, 0) == "form kow/mountains/1, face down as corral 1"
     for viewer in (1, 2, None):
         assert state.describe_for(viewer, action, 0) == "forms corral 1 with a face-down card"
     state.apply(action)
     occupy = state.parse_action("occupy bako/desert/3 in 1")
-    assert state.describe_for(1, occupy, 0) == "occupy bako/desert/3 in 1"  # face up: public
+    assert state.describe_for(1, occupy, 0).startswith("occupy bako/desert/3 in 1")  # face up
 
 
 def test_the_terminal_log_keeps_the_founding_card_from_the_other_seat() -> None:
@@ -136,3 +135,36 @@ def test_the_founding_cards_are_turned_up_when_the_game_ends() -> None:
         seen = state.observe(viewer).to_json()
         assert seen["over"] is True
         assert [[c["founder"] for c in mine] for mine in seen["corrals"]] == founders
+
+
+def test_the_spectator_sees_what_every_non_owner_sees_and_no_founding_card() -> None:
+    """``observe(None)``: the table as it shows to nobody in particular (the server's view)."""
+    state = RocketGame(3).new_initial_state()
+    rng = random.Random(11)
+    checked = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(state.chance_outcomes().sample(rng))
+            continue
+        if rng.random() < 0.1:
+            seen = state.observe(None)
+            assert seen.player is None and seen.to_json()["player"] is None
+            assert all(founder == HIDDEN for mine in seen.corrals for founder, _ in mine)
+            for seat in range(3):
+                for other in range(3):
+                    if other != seat:
+                        assert state.observe(other).corrals[seat] == seen.corrals[seat]
+            mine = state.observe(0)
+            assert seen.to_json() | {"player": 0, "corrals": None} == mine.to_json() | {
+                "corrals": None
+            }
+            shown = _text(VIEW.render(seen))
+            assert "spectator" in shown.splitlines()[0] and " you" not in shown
+            for corrals in state.corrals:
+                for founder, _ in corrals:
+                    assert _founder_on_screen(state, founder) not in shown
+            checked += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert checked > 5
+    final = state.observe(None)
+    assert final.corrals == tuple(tuple(mine) for mine in state.corrals)

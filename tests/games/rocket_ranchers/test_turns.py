@@ -90,7 +90,7 @@ def test_a_mixed_species_corral_is_refused() -> None:
     assert Occupy("bako/desert/3", 1) not in state.legal_actions()
     with pytest.raises(IllegalAction, match="holds Kow"):
         state.apply_text("occupy bako/desert/3 in 1")
-    with pytest.raises(IllegalAction, match="you have 1 corrals"):
+    with pytest.raises(IllegalAction, match="you have 1 corral;"):
         state.apply_text("occupy bako/desert/3 in 2")
     with pytest.raises(IllegalAction, match="not among your collected cards"):
         state.apply_text("form kow/jungle/1")

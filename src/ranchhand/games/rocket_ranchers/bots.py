@@ -130,7 +130,7 @@ class GreedyBot(Bot):
 
         Remembered while the bot's corrals stay the same (they change only in its turn).
         """
-        mine = obs.corrals[obs.player]
+        mine = obs.corrals[obs.seat]
         if self._known_corrals != mine or self._known_options is not obs.options:
             self._known_corrals = mine
             self._known_options = obs.options
@@ -159,7 +159,7 @@ class GreedyBot(Bot):
         tables = obs.tables
         homes: dict[int, list[tuple[int, int, float]]] = {}
         empty = False
-        for _, face_up in obs.corrals[obs.player]:
+        for _, face_up in obs.corrals[obs.seat]:
             if not face_up:
                 empty = True
                 continue
@@ -173,8 +173,8 @@ class GreedyBot(Bot):
 
     def _cat_values(self, obs: RocketObservation, up_to: int) -> list[float]:
         """What taking 0, 1, ... ``up_to`` Space Cats is worth, against the current leader."""
-        mine = obs.floof[obs.player]
-        most = max((n for p, n in enumerate(obs.floof) if p != obs.player), default=0)
+        mine = obs.floof[obs.seat]
+        most = max((n for p, n in enumerate(obs.floof) if p != obs.seat), default=0)
         late = 1.0 / (1.0 + obs.deck_size / 30.0)
         values = [0.0]
         for taken in range(1, up_to + 1):
@@ -239,14 +239,14 @@ class GreedyBot(Bot):
         values = self._card_values(obs)
         every = self._beam_values(obs, values)
         _, _, beam_of = _matrices(tables)
-        options = np.where(_UP[obs.beams[obs.player]][beam_of], every, -np.inf)
+        options = np.where(_UP[obs.beams[obs.seat]][beam_of], every, -np.inf)
         best = int(options.argmax())
         best_value = float(options[best])
-        if obs.beams[obs.player] != (1 << len(tables.beams)) - 1:  # a reboot is allowed
+        if obs.beams[obs.seat] != (1 << len(tables.beams)) - 1:  # a reboot is allowed
             best_owned = float(every.max())
             if best_value <= 0 or best_value < self.reboot_share * best_owned - 1.0:
                 return REBOOT
-        if obs.dogship[obs.player]:
+        if obs.dogship[obs.seat]:
             swap = self._best_swap(obs, values, options)
             if swap is not None:
                 return swap
@@ -293,7 +293,7 @@ class GreedyBot(Bot):
 
     def _place(self, obs: RocketObservation, legal: Sequence[Hashable]) -> Hashable:
         tables = obs.tables
-        corrals = obs.corrals[obs.player]
+        corrals = obs.corrals[obs.seat]
         best: tuple[float, Hashable] | None = None
         empty_fill: list[Occupy] = []
         for action in legal:

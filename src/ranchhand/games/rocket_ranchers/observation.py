@@ -5,7 +5,9 @@ sides, the cards just collected and waiting for a corral, the deck's size and
 how many Space Cats are left in it (everyone can count those: the Space Cats
 shuffled in are known and every drawn Space Cat is face up). Secret: the
 deck's Wildlife cards by identity, and the face-down card that formed each of
-another player's corrals (shown as ``hidden``).
+another player's corrals (shown as ``hidden``). The spectator's view (``player``
+None: what the table shows to nobody in particular) hides every founding card
+until the game is over.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from ranchhand.games.rocket_ranchers.tables import Tables
 
 @dataclass(frozen=True)
 class RocketObservation:
-    """One player's view; cards are kinds (ints) with CAT, EMPTY and HIDDEN markers."""
+    """One player's view (``player`` None: a spectator's); cards are kinds (ints) with
+    CAT, EMPTY and HIDDEN markers."""
 
-    player: int
+    player: int | None
     tables: Tables
     options: Mapping[str, Any]
     current: int
@@ -37,6 +40,13 @@ class RocketObservation:
     deck_cats: int
     turn: int
     over: bool
+
+    @property
+    def seat(self) -> int:
+        """The observing player's seat (a bot always observes as a player)."""
+        if self.player is None:
+            raise ValueError("the spectator's view belongs to no seat")
+        return self.player
 
     def scores(self) -> list[PlayerScore]:
         """Every player's score if the game ended now, from what this player sees."""

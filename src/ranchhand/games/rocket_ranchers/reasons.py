@@ -91,7 +91,8 @@ def _why_not_place(state: RocketState, action: Form | Occupy, player: int) -> st
     assert isinstance(action, Occupy)
     corrals = state.corrals[player]
     if not 1 <= action.corral <= len(corrals):
-        return f"you have {len(corrals)} corrals; form a new one with 'form {action.card}'"
+        have = "no corral" if not corrals else f"{len(corrals)} corral{'s' * (len(corrals) > 1)}"
+        return f"you have {have}; form a new one with 'form {action.card}'"
     face_up = corrals[action.corral - 1][1]
     held = state.tables.deck.species[state.tables.species[face_up[0]]]
     return (

@@ -24,6 +24,7 @@ from ranchhand.games.rocket_ranchers.actions import (
     Occupy,
     Reboot,
 )
+from ranchhand.games.rocket_ranchers.describe import describe
 from ranchhand.games.rocket_ranchers.notation import parse_action
 from ranchhand.games.rocket_ranchers.observation import RocketObservation
 from ranchhand.games.rocket_ranchers.phases import AFTER, FILL, PHASES, PLACE, START
@@ -178,7 +179,9 @@ class RocketState(State):
         if not self.deck_size or EMPTY not in display:
             self._refilled()
 
-    def _beam(self, action: Beam, player: int) -> None:
+    def _catch(self, action: Beam) -> int:
+        """The display cells a legal beam collects: its cards, then the Space Cats next
+        to them (once, or on and on with ``cat_chain``)."""
         placement = self.tables.placement_of[action]
         display = self.display
         mask = 0
@@ -194,6 +197,12 @@ class RocketState(State):
         while new:
             mask |= new
             new = neighbours(new) & cats & ~mask if chain else 0
+        return mask
+
+    def _beam(self, action: Beam, player: int) -> None:
+        placement = self.tables.placement_of[action]
+        display = self.display
+        mask = self._catch(action)
         pending = self.pending
         for cell in range(CELLS):
             if mask >> cell & 1:
@@ -275,24 +284,27 @@ class RocketState(State):
 
         Draws land face up in the display, beams, swaps and face-up placements
         happen in plain view; the card that founds a corral goes face down, so
-        anyone but its owner learns only that a corral was founded.
+        anyone but its owner learns only that a corral was founded. Each text
+        starts with the action as typed (the founding card's aside) and says
+        what it does: the cards a beam takes, the cards a swap moves, the cell a
+        draw fills (see :func:`.describe.describe`).
         """
-        if isinstance(action, Form) and viewer != player:
-            return f"forms corral {len(self.corrals[player]) + 1} with a face-down card"
-        return str(action)
+        return describe(self, viewer, action, player)
 
-    def observe(self, player: int) -> RocketObservation:
+    def observe(self, player: int | None) -> RocketObservation:
         """What ``player`` sees; once the game is over every founding card is turned up.
 
-        The reveal at the end lets every player check the scores (with
-        ``variety_counts=all`` the founders' biomes count).
+        ``player`` None is the spectator: what the table shows to nobody in
+        particular, every founding card face down until the end. The reveal at
+        the end lets every player check the scores (with ``variety_counts=all``
+        the founders' biomes count).
         """
         over = self.is_terminal()
         if over:
             corrals = tuple(tuple(mine) for mine in self.corrals)
         else:
             public = list(self.public)
-            if 0 <= player < len(public):
+            if player is not None and 0 <= player < len(public):
                 public[player] = tuple(self.corrals[player])
             corrals = tuple(public)
         return RocketObservation(
@@ -314,7 +326,7 @@ class RocketState(State):
         )
 
     def _parse(self, text: str, player: int) -> Hashable:
-        return parse_action(text, self.tables)
+        return parse_action(text, self.tables, lambda: self.legal_actions(player))
 
     def clone(self) -> RocketState:
         twin = self._twin()

@@ -1,9 +1,12 @@
 """The terminal view of Rocket Ranchers (Rich): the table as one player sees it.
 
 The display is a 4x4 grid named like a chess board (columns a-d, rows 1-4 from
-the top); each card shows its species, dots and biome in the biome's colour,
-Space Cats stand out in magenta. Below it every player's beams, dogship, floof
-pile, corrals and score so far.
+the top); each card shows its species, dots and biome letter in the biome's
+colour, Space Cats stand out in magenta. Below it one line per player: score so
+far, beams and dogship face up, Space Cats, corrals. The whole board fits 16
+lines at 80 columns (see :mod:`.board`); the legal actions are summed up in
+three lines (:func:`compact_actions`); once the game is over the board is the
+end screen, each player's score corral by corral.
 """
 
 from __future__ import annotations
@@ -12,16 +15,14 @@ from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
-from ranchhand.cli.view import GameView
-from ranchhand.games.rocket_ranchers.actions import COLUMNS, Beam
-from ranchhand.games.rocket_ranchers.components import SIZE, BeamShape
+from ranchhand.cli.view import BOARD_LINES, SCREEN_WIDTH, SUMMARY_LINES, GameView
+from ranchhand.games.rocket_ranchers.actions import Beam, Dogship, EndTurn, Form, Occupy
+from ranchhand.games.rocket_ranchers.board import board_lines, end_lines
 from ranchhand.games.rocket_ranchers.observation import RocketObservation
-from ranchhand.games.rocket_ranchers.scoring import score_corral
-from ranchhand.games.rocket_ranchers.tables import CAT, EMPTY, HIDDEN, Tables
 
 NOTATION = """\
 Cells are named like a chess board: columns a-d left to right, rows 1-4
@@ -30,7 +31,9 @@ order a1, b1, c1, d1, a2, ...
 
 beam SHAPE rDEG @CELL  use a face-up tractor beam.
     SHAPE: I2 (line of 2), I3 (line of 3), L3 (L of 3), O4 (2x2 square).
-    rDEG: clockwise turn r0, r90, r180, r270 (lines: r0 and r90 only).
+    rDEG: clockwise turn r0, r90, r180, r270 (lines: r0 and r90 only);
+    leave it out where only one turn fits (else you are shown each turn's
+    cells to choose from).
     CELL: the anchor, the top-left corner of the box the turned pattern
     fills (it may be the empty corner of an L).
     e.g. beam L3 r90 @b2 takes b2, c2, b3; beam I3 r90 @d1 takes d1-d3.
@@ -41,58 +44,102 @@ form CARD              a collected card face down as a new corral,
 occupy CARD in N       a collected card face up in corral N (empty, or of
                        its species), e.g. occupy kow/tundra/2 in 1.
 end                    end the turn after the refill, keeping the dogship.
-Cards are SPECIES/BIOME/DOTS. Chance: draw kow/tundra/2, draw cat."""
+Cards are SPECIES/BIOME/DOTS; a species alone (form kow) or species/biome
+will do when it names one collected card. Chance: draw kow/tundra/2, draw cat.
+
+On the board a card reads "Kow ●● T": species, dots, biome letter (in the
+biome's colour), and 4+ or 5+ for cards used only with more players. A
+corral reads "1▒Kel●●T Kow DGT V8": corral 1, founded with kelk/tundra/2 face
+down (▒ alone when you may not see it), three Kows face up from the Desert,
+Grassland and Tundra, scoring Variety 8 so far (A: Abundance)."""
 
 
-def card_text(tables: Tables, card: int, width: int = 0) -> Text:
-    """One card: species and dots in its biome's colour; cats, empty and hidden marked."""
-    if card == CAT:
-        return Text("SPACE CAT".ljust(width), style="bold magenta")
-    if card == EMPTY:
-        return Text("·".ljust(width), style="dim")
-    if card == HIDDEN:
-        return Text("▒ face down".ljust(width), style="dim")
-    deck = tables.deck
-    biome = tables.biome[card]
-    label = f"{deck.species[tables.species[card]]} {'●' * tables.dots[card]}"
-    name = deck.biomes[biome][: 2 if width else 3]
-    text = Text(label.ljust(max(width - len(name) - 1, 0)), style=f"bold {deck.colours[biome]}")
-    text.append(f" {name}", style=deck.colours[biome])
-    return text
+def compact_actions(legal_actions: Sequence[Hashable], width: int = SCREEN_WIDTH) -> list[str]:
+    """The legal actions summed up in at most three lines of ``width`` columns.
+
+    Beams by name with one example (``actions`` lists every placement), dogship
+    swaps as cell pairs, each collected card with the corrals it may occupy.
+    """
+    shapes: dict[str, None] = {}
+    beams: list[Beam] = []
+    swaps: list[str] = []
+    forms: list[str] = []
+    occupy: dict[str, list[str]] = {}
+    others: list[str] = []
+    end = False
+    for action in legal_actions:
+        if isinstance(action, Beam):
+            shapes[action.shape] = None
+            beams.append(action)
+        elif isinstance(action, Dogship):
+            swaps.append(f"{action.first} {action.second}")
+        elif isinstance(action, Form):
+            forms.append(action.card)
+        elif isinstance(action, Occupy):
+            occupy.setdefault(action.card, []).append(str(action.corral))
+        elif isinstance(action, EndTurn):
+            end = True
+        else:
+            others.append(str(action))
+    lines: list[str] = []
+    if beams:
+        turned = [b for b in beams if b.rotation] or beams
+        example = turned[len(turned) // 2]
+        lines.append(f"beam {' '.join(shapes)}: e.g. {example} (type 'actions' for placements)")
+    if end:
+        lines.append("end, or a dogship swap (the swap ends the turn)" if swaps else "end")
+    if forms:
+        species = [card.partition("/")[0] for card in forms]
+        alone = " (a species alone will do)" if len(set(species)) == len(species) else ""
+        lines.append(_listed("form", forms, width, alone))
+    if occupy:
+        spots = [f"{card} in {' or '.join(corrals)}" for card, corrals in occupy.items()]
+        lines.append(_listed("occupy", spots, width))
+    if swaps:
+        lines.append(_listed("dogship", swaps, width))
+    if others:
+        lines.append(" · ".join(others))
+    if len(lines) > SUMMARY_LINES:
+        lines[SUMMARY_LINES - 1 :] = [" · ".join(lines[SUMMARY_LINES - 1 :])]
+    return [_cut(line, width) for line in lines]
 
 
-def corral_text(
-    tables: Tables, options: Mapping[str, Any], number: int, corral: tuple[int, tuple[int, ...]]
-) -> Text:
-    """A corral: its number, founding card (or ▒), species, each card's dots and biome."""
-    founder, face_up = corral
-    text = Text(f"{number}: ")
-    if founder == HIDDEN:
-        text.append("▒", style="dim")
-    else:
-        text.append("▒ ", style="dim").append_text(card_text(tables, founder))
-    text.append(" | ")
-    deck = tables.deck
-    if face_up:
-        text.append(deck.species[tables.species[face_up[0]]] + ": ", style="bold")
-    for index, kind in enumerate(face_up):
-        colour = deck.colours[tables.biome[kind]]
-        if index:
-            text.append(" ")
-        text.append(f"{'●' * tables.dots[kind]}{deck.biomes[tables.biome[kind]][:3]}", colour)
-    score = score_corral(tables, options, corral)
-    text.append(f" → {score.points} ({score.scored_as})", style="dim")
-    return text
+def _listed(verb: str, items: Sequence[str], width: int, after: str = "") -> str:
+    """``verb: a, b, c (+4 more)`` within ``width`` (``after`` when everything fits)."""
+    text = f"{verb}: "
+    for index, item in enumerate(items):
+        piece = item if index == 0 else f", {item}"
+        left = len(items) - index - 1
+        more = f" (+{left} more)" if left else after
+        if index and len(text) + len(piece) + len(more) > width:
+            return f"{text} (+{left + 1} more)"
+        text += piece
+    return text + after if len(text) + len(after) <= width else text
 
 
-def beam_picture(beam: BeamShape) -> str:
-    """A beam's pattern at r0 as blocks, e.g. the L of 3 as '█ ' over '██'."""
-    cells = set(beam.rotated(0))
-    height = max(r for r, _ in cells) + 1
-    width = max(c for _, c in cells) + 1
-    return "\n".join(
-        "".join("█" if (r, c) in cells else " " for c in range(width)) for r in range(height)
-    )
+def _cut(line: str, width: int) -> str:
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+class Board:
+    """The table as one observer sees it, laid out for the width it is drawn at.
+
+    During the game it takes at most :data:`BOARD_LINES` lines at any width of 80
+    columns or more; once the game is over it is the end screen (see :mod:`.board`).
+    """
+
+    def __init__(self, observation: RocketObservation, height: int = BOARD_LINES) -> None:
+        self.observation = observation
+        self.height = height
+
+    def lines(self, width: int) -> list[Text]:
+        obs = self.observation
+        if obs.over:
+            return end_lines(obs, width)
+        return board_lines(obs, width, self.height)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text("\n").join(self.lines(options.max_width))
 
 
 class RocketView(GameView):
@@ -101,76 +148,13 @@ class RocketView(GameView):
     notation = NOTATION
 
     def render(self, observation: RocketObservation) -> RenderableType:
-        obs = observation
-        tables = obs.tables
-        who = "chance" if obs.current < 0 else f"P{obs.current}"
-        head = Text(
-            f"Rocket Ranchers: turn {obs.turn}, {who} to act ({obs.phase}); you are "
-            f"P{obs.player}. Deck: {obs.deck_size} cards ({obs.deck_cats} Space Cats)",
-            style="bold",
-        )
-        if obs.deck_size == 0 and not obs.over:
-            head.append("  The deck ran out: play on to the first player.", style="yellow")
-        parts: list[RenderableType] = [head, self._display(obs), self._players(obs)]
-        if obs.pending:
-            waiting = Text("Collected, to place: ")
-            for index, kind in enumerate(obs.pending):
-                if index:
-                    waiting.append(", ")
-                waiting.append_text(card_text(tables, kind))
-            parts.append(waiting)
-        shapes = Table.grid(padding=(0, 3))
-        for _ in tables.beams:
-            shapes.add_column()
-        shapes.add_row(
-            *(
-                Text(
-                    f"{b.name}\n{beam_picture(b)}",
-                    style="cyan" if b.name in obs.beam_names(obs.player) else "dim strike",
-                )
-                for b in tables.beams
-            )
-        )
-        parts.append(Text("Your beams (face up in cyan):"))
-        parts.append(shapes)
-        return Group(*parts)
+        return Board(observation)
 
-    def _display(self, obs: RocketObservation) -> Table:
-        grid = Table(show_header=True, show_lines=True, title="Wildlife display", padding=0)
-        grid.add_column("")
-        for column in COLUMNS:
-            grid.add_column(f" {column}", justify="left", min_width=17)  # " " + 15 + " "
-        for row in range(SIZE):
-            cards = obs.display[row * SIZE : (row + 1) * SIZE]
-            grid.add_row(
-                f" {row + 1} ",
-                *(Text(" ").append_text(card_text(obs.tables, c, 15)).append(" ") for c in cards),
-            )
-        return grid
-
-    def _players(self, obs: RocketObservation) -> Table:
-        tables = obs.tables
-        table = Table(title="Ranchers", show_lines=True)
-        for column in ("player", "beams up", "dogship", "cats", "corrals", "score now"):
-            table.add_column(column)
-        scores = obs.scores()
-        for player, corrals in enumerate(obs.corrals):
-            lines = Text()
-            for number, corral in enumerate(corrals, start=1):
-                if number > 1:
-                    lines.append("\n")
-                lines.append_text(corral_text(tables, obs.options, number, corral))
-            split = scores[player]
-            name = f"P{player}" + (" (you)" if player == obs.player else "")
-            table.add_row(
-                Text(name, style="bold" if player == obs.current else ""),
-                " ".join(obs.beam_names(player)) or "-",
-                "up" if obs.dogship[player] else "down",
-                str(obs.floof[player]),
-                lines if corrals else Text("-"),
-                f"{split.total} (A {split.abundance}, V {split.variety}, cats {split.cats})",
-            )
-        return table
+    def render_actions_compact(
+        self, legal_actions: Sequence[Hashable], width: int = SCREEN_WIDTH
+    ) -> RenderableType:
+        """Beams by name, swaps, cards to place with their corrals: at most 3 lines."""
+        return Text("\n".join(compact_actions(legal_actions, width)), style="cyan")
 
     def render_actions(self, legal_actions: Sequence[Hashable]) -> RenderableType:
         """Beams grouped by shape and rotation (anchors listed), other actions as they are."""
