@@ -307,6 +307,11 @@ def _sit_down(sitting: _Sitting) -> None:
     save()
 
 
+def _number(value: float) -> str:
+    """A score as people write it: ``12``, not ``12.0``."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
 def _count(n: int, noun: str) -> str:
     """``1 player``, ``3 players``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
@@ -317,7 +322,9 @@ def _print_outcome(outcome: Outcome, names: list[str]) -> None:
         console.print("[yellow]The game was stopped by max_turns: no winner.[/]")
         return
     winners = ", ".join(f"P{w} {plain(names[w])}" for w in outcome.winners) or "nobody"
-    scores = "" if outcome.scores is None else f"  scores: {list(outcome.scores)}"
+    scores = (
+        "" if outcome.scores is None else f"  scores: {', '.join(map(_number, outcome.scores))}"
+    )
     console.print(f"[bold green]Winner: {winners}[/] ({outcome.reason}){scores}")
 
 

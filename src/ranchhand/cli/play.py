@@ -232,14 +232,14 @@ class HumanSeat:
         )
         used = 1 + sum(_height(console, r, width) for r in (board, summary, hint)) + 1
         lines = table.since_last_turn(player, state)
-        room = max(height - used, 1)
-        if len(lines) > room:
+        room = max(height - used, 0)
+        if len(lines) > room > 0:
             hidden = len(lines) - room + 1
             lines = [f"… {hidden} earlier (type 'log')", *lines[len(lines) - room + 1 :]]
         console.print(header)
         console.print(board)
-        if lines:
-            console.print(Text("\n".join(_fit(printable(line), width) for line in lines)))
+        if lines and room:
+            console.print(Text("\n".join(_fit(printable(line), width) for line in lines[-room:])))
         console.print(summary)
         console.print(hint)
 
