@@ -71,12 +71,12 @@ def _spec() -> dict[str, Any]:
         (lambda s: s["player"].pop(), "setup.player", "expected 2 entries"),
         (lambda s: s["player"][0].update(hand=["dragon"]), "setup.player[0].hand[0]", "card id"),
         (lambda s: s["player"][0].update(hand="roc"), "setup.player[0].hand", "a list"),
-        (lambda s: s["player"][1].update(hand=[]), "data.hands[1]", "empty at the start"),
+        (lambda s: s["player"][1].update(hand=[]), "setup.player[1].hand", "empty"),
         (lambda s: s["player"][1].update(ranch=["roc"] * 7), "setup.player[1].ranch", "at most 6"),
         (lambda s: s["player"][1].update(ranch=["kraken"], hand=["kraken"]),
          "setup.player[1].ranch", "2 copies of 'kraken' are out, the box has 1"),
         (lambda s: s["player"][0].update(total=-1), "setup.player[0].total", "0..1000000"),
-        (lambda s: s.update(round=2) or s["player"][0].update(total=50), "data.totals",
+        (lambda s: s.update(round=2) or s["player"][0].update(total=50), "setup.player[0].total",
          "reached the target 50"),
         (lambda s: s.update(round=1), "setup.player[0].total", "round 1 starts"),
         (lambda s: s["player"][0].update(protected=[2]), "setup.player[0].protected[0]", "1..1"),
@@ -100,7 +100,7 @@ def test_bad_specs_are_refused_naming_the_key(
 
 
 def test_setup_text_that_is_not_toml_is_refused() -> None:
-    with pytest.raises(StateError, match="setup: not TOML"):
+    with pytest.raises(StateError, match=r"setup: not TOML"):
         GloryRanch(2).setup("player = [")
 
 

@@ -576,6 +576,10 @@ def setup(game: GloryRanch, spec: Mapping[str, Any]) -> GloryState:
         where = f"setup.player[{p}]"
         table = _table(raw, where, PLAYER_KEYS, ("hand",))
         hand = _cards(game, table["hand"], f"{where}.hand", game.deck.size)
+        if not hand:
+            raise StateError(
+                f"{where}.hand", "empty: the round would have ended with the last turn"
+            )
         ranch = _cards(game, table.get("ranch", []), f"{where}.ranch", RANCH_LIMIT - 1)
         take(hand, f"{where}.hand")
         take(ranch, f"{where}.ranch")
@@ -593,4 +597,11 @@ def setup(game: GloryRanch, spec: Mapping[str, Any]) -> GloryState:
         state.shields[p] = shields
     state.deck = [c - o for c, o in zip(game.deck.copies, out, strict=True)]
     state.log = []
+    top = max(state.totals)
+    leaders = [p for p, t in enumerate(state.totals) if t == top]
+    if top >= game.target and (len(leaders) == 1 or game.share_ties):
+        raise StateError(
+            f"setup.player[{leaders[0]}].total",
+            f"{top} reached the target {game.target}: the game would be over",
+        )
     return state
