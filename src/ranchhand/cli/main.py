@@ -34,7 +34,7 @@ from ranchhand.cli.play import (
 )
 from ranchhand.cli.safe import plain
 from ranchhand.cli.view import GameView
-from ranchhand.core.errors import OptionError, RanchhandError, RecordError
+from ranchhand.core.errors import OptionError, RanchhandError, RecordError, plural
 from ranchhand.core.game import CHANCE, Game, Outcome, State
 from ranchhand.core.options import parse_assignments
 from ranchhand.core.records import Record, Step, replay, replay_steps
@@ -49,7 +49,7 @@ from ranchhand.core.registry import (
 from ranchhand.core.runner import play
 from ranchhand.sim.bench import bench, default_player_counts
 from ranchhand.sim.compare import compare, option_values
-from ranchhand.sim.simulate import Report, Simulation, StopControl, plural, simulate
+from ranchhand.sim.simulate import Report, Simulation, StopControl, simulate
 
 app = typer.Typer(
     help="Play, study and simulate Rancho, Rocket Ranchers and Glory Ranch.",
@@ -267,8 +267,8 @@ def _sit_down(sitting: _Sitting) -> None:
             console.print(f"[bold red]error:[/] {plain(error)}")
             raise typer.Exit(74) from None
 
-    again = f", resumed after {_count(len(sitting.steps), 'step')}" if sitting.steps else ""
-    console.print(f"[bold]{loaded.name}[/] with {_count(len(names), 'player')}{again}.")
+    again = f", resumed after {plural(len(sitting.steps), 'step')}" if sitting.steps else ""
+    console.print(f"[bold]{loaded.name}[/] with {plural(len(names), 'player')}{again}.")
     console.print("Type 'help' at any prompt.")
     try:
         with private_screen(console, len(humans)):
@@ -310,11 +310,6 @@ def _sit_down(sitting: _Sitting) -> None:
 def _number(value: float) -> str:
     """A score as people write it: ``12``, not ``12.0``."""
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
-
-
-def _count(n: int, noun: str) -> str:
-    """``1 player``, ``3 players``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _print_outcome(outcome: Outcome, names: list[str]) -> None:
@@ -591,7 +586,7 @@ def replay_command(
         return
     console.print(
         f"[bold green]verified[/] {len(record.steps)} actions of {plain(record.game)} "
-        f"({_count(record.players, 'player')}, seed {record.seed}); {state.turn} turns."
+        f"({plural(record.players, 'player')}, seed {record.seed}); {state.turn} turns."
     )
     outcome = state.outcome()
     if outcome is not None:

@@ -83,6 +83,11 @@ def shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text):,} characters)"
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 player``, ``2 players``: counts in messages read as people write them."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _player_name(player: int) -> str:
     if player == -1:
         return "chance"

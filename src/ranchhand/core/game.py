@@ -31,6 +31,7 @@ from ranchhand.core.errors import (
     OptionError,
     RanchhandError,
     StateError,
+    plural,
     shorten,
 )
 from ranchhand.core.notation import MAX_ACTION_TEXT
@@ -169,7 +170,7 @@ class Game(ABC):
             raise OptionError(f"{self.id}: players must be an integer, got {players!r}")
         if not self.min_players <= players <= self.max_players:
             raise OptionError(
-                f"{self.id}: {players} players is not allowed; "
+                f"{self.id}: {plural(players, 'player')} is not allowed; "
                 f"allowed: {self.min_players} to {self.max_players}"
             )
         self.players = players

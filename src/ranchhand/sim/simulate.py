@@ -23,7 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ranchhand.core.errors import OptionError, RecordError
+from ranchhand.core.errors import OptionError, RecordError, plural
 from ranchhand.core.game import Game
 from ranchhand.core.registry import bot_factory, canonical_name, game_class, load
 from ranchhand.core.runner import derive_seed, play
@@ -51,11 +51,6 @@ def effective_jobs(jobs: int | None, games: int) -> int:
     if jobs is not None and (isinstance(jobs, bool) or jobs < 1):
         raise OptionError(f"jobs must be at least 1, got {jobs}")
     return max(1, min(jobs or cores(), cores(), games))
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 player``, ``2 players``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @dataclass(frozen=True)
