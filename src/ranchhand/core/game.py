@@ -373,7 +373,8 @@ class State(ABC):
         """Game-specific facts of a finished game for simulation reports."""
         return {}
 
-    def _validate(self) -> None:  # noqa: B027 - every game overrides it; abstract once they do
+    @abstractmethod
+    def _validate(self) -> None:
         """Raise StateError, naming the field, if this position could not arise in the game.
 
         Called on every state loaded from JSON or set up by hand: animals and cards
