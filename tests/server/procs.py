@@ -1,0 +1,204 @@
+"""Real ``ranchhand serve`` processes and throwaway PostgreSQL databases for tests.
+
+Everything here talks to 127.0.0.1 only. Each PostgreSQL test gets a database of
+its own (``ranchhand_test_<random>``), created through the ``postgres`` database
+and dropped afterwards, so runs never collide; when nothing answers at
+127.0.0.1:5432 the tests are skipped with that reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+PG_HOST = os.environ.get("RANCHHAND_TEST_PG_HOST", "127.0.0.1")
+PG_PORT = int(os.environ.get("RANCHHAND_TEST_PG_PORT", "5432"))
+PG_USER = os.environ.get("RANCHHAND_TEST_PG_USER", "postgres")
+READY_TIMEOUT = 30.0
+"""Seconds a starting server may take to answer /api/health (imports, migrations)."""
+
+
+def postgres_unavailable() -> str | None:
+    """Why PostgreSQL tests cannot run here, or None if they can."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed (pip install -e '.[server]')"
+    try:
+        with socket.create_connection((PG_HOST, PG_PORT), timeout=1):
+            pass
+    except OSError as error:
+        return f"no PostgreSQL answers at {PG_HOST}:{PG_PORT} ({error})"
+    try:
+        with psycopg.connect(_admin_conninfo(), connect_timeout=3):
+            pass
+    except psycopg.Error as error:
+        return f"PostgreSQL at {PG_HOST}:{PG_PORT} refuses us: {error}"
+    return None
+
+
+def _admin_conninfo() -> str:
+    return f"host={PG_HOST} port={PG_PORT} user={PG_USER} dbname=postgres"
+
+
+@contextlib.contextmanager
+def fresh_postgres_database() -> Iterator[str]:
+    """A new, empty database; yields its SQLAlchemy URL and drops it afterwards."""
+    reason = postgres_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    import psycopg
+
+    name = f"ranchhand_test_{secrets.token_hex(6)}"
+    with psycopg.connect(_admin_conninfo(), autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"postgresql+psycopg://{PG_USER}@{PG_HOST}:{PG_PORT}/{name}"
+    finally:
+        with psycopg.connect(_admin_conninfo(), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """One ``ranchhand serve`` subprocess on a free localhost port.
+
+    It runs in a session of its own so that a kill reaches its workers too; its
+    output goes to a log file whose tail is shown when something fails.
+    """
+
+    def __init__(self, db_url: str, folder: Path, *, workers: int = 1, name: str = "server"):
+        self.db_url = db_url
+        self.folder = folder
+        self.workers = workers
+        self.name = name
+        self.port = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def log_path(self) -> Path:
+        return self.folder / f"{self.name}.log"
+
+    def start(self) -> Server:
+        assert self.proc is None or self.proc.poll() is not None, "already running"
+        self.port = free_port()
+        self.starts += 1
+        command = [
+            sys.executable,
+            "-m",
+            "ranchhand",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+        ]
+        if self.workers != 1:
+            command += ["--workers", str(self.workers)]
+        with self.log_path.open("ab") as log:
+            log.write(f"\n=== start {self.starts}: {' '.join(command)}\n".encode())
+            log.flush()
+            self.proc = subprocess.Popen(
+                command,
+                cwd=self.folder,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.wait_ready()
+        return self
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + READY_TIMEOUT
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                raise AssertionError(
+                    f"{self.name} exited with {self.proc.returncode}\n{self.tail()}"
+                )
+            try:
+                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise AssertionError(f"{self.name} not ready in {READY_TIMEOUT} s\n{self.tail()}")
+
+    def kill(self) -> None:
+        """SIGKILL the server and every process of its session (workers included)."""
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it has not gone within 10 s."""
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def tail(self, lines: int = 40) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def create_table(client: httpx.Client, base: str, body: dict[str, Any]) -> dict[str, Any]:
+    reply = client.post(f"{base}/api/tables", json=body)
+    assert reply.status_code == 201, reply.text
+    table: dict[str, Any] = reply.json()
+    return table
+
+
+def get_view(client: httpx.Client, base: str, table_id: str, token: str | None) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    reply = client.get(f"{base}/api/tables/{table_id}", headers=headers)
+    assert reply.status_code == 200, reply.text
+    view: dict[str, Any] = reply.json()
+    return view
+
+
+def human_tokens(table: dict[str, Any]) -> dict[int, str]:
+    return {seat["seat"]: seat["token"] for seat in table["seats"] if seat.get("token")}
