@@ -1,7 +1,8 @@
 """What a player sees: everything (Rancho is a game of perfect information).
 
 The observation wraps the state read-only so bots read the table without copying
-it; ``to_json`` gives the whole public table from the observing player's seat.
+it; ``to_json`` gives the whole public table from the observing player's seat
+(``observer`` null for a spectator, who sees the same table).
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ if TYPE_CHECKING:
 
 
 class RanchoObservation:
-    """A read-only view of the table for one player. Bots must not mutate ``state``."""
+    """A read-only view of the table for one player (``player`` None: a spectator).
+
+    Bots must not mutate ``state``.
+    """
 
     __slots__ = ("player", "state")
 
-    def __init__(self, state: RanchoState, player: int) -> None:
+    def __init__(self, state: RanchoState, player: int | None) -> None:
         self.state = state
         self.player = player
 

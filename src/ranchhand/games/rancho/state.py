@@ -84,7 +84,7 @@ class RanchoState(State):
         self.settled = False  # "roll and end turn": no settle step after breeding
         self.eaten_value = 0
         self.dogs_given = 0
-        self._views: dict[int, RanchoObservation] = {}
+        self._views: dict[int | None, RanchoObservation] = {}
 
     @classmethod
     def setup(cls, game: RanchoGame) -> RanchoState:
@@ -436,12 +436,23 @@ class RanchoState(State):
             return None
         return Outcome((self.winner,), None, "full herd")
 
-    def observe(self, player: int) -> RanchoObservation:
-        """A read-only view of this state; one per player, made once (it only points here)."""
+    def observe(self, player: int | None) -> RanchoObservation:
+        """A read-only view of this state; one per player, made once (it only points here).
+
+        ``player`` None is the spectator (the coming server's view): the table as it
+        shows to nobody in particular. Rancho hides nothing, so it is the public table.
+        """
         view = self._views.get(player)
         if view is None:
             view = self._views[player] = RanchoObservation(self, player)
         return view
+
+    def describe_for(self, viewer: int | None, action: Hashable, player: int) -> str:
+        """``action`` and what it does to whom, in one line (``describe``): worked out on
+        a clone, for display only."""
+        from ranchhand.games.rancho.describe import describe
+
+        return describe(self, viewer, action, player)
 
     def details(self) -> dict[str, Any]:
         return {
