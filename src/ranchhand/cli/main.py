@@ -661,6 +661,76 @@ def bench_command(
     console.print(table)
 
 
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL: sqlite:///FILE (default sqlite:///ranchhand.db, in this "
+            "folder) or postgresql+psycopg://user@host/db."
+        ),
+    ] = None,
+    workers: Annotated[int, typer.Option(help="Server processes (above 1 needs PostgreSQL).")] = 1,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before moving, unless a table says.")
+    ] = 0.0,
+    log_level: Annotated[
+        str, typer.Option(help="critical, error, warning, info or debug (debug logs actions).")
+    ] = "info",
+    proxy_headers: Annotated[
+        bool,
+        typer.Option(help="Trust X-Forwarded-For/-Proto from --forwarded-allow-ips (a proxy)."),
+    ] = False,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(help="Proxies trusted with --proxy-headers, comma separated (or '*')."),
+    ] = None,
+    root_path: Annotated[
+        str, typer.Option(help="The path prefix a proxy serves this under, e.g. /ranchhand.")
+    ] = "",
+    public_url: Annotated[
+        str | None,
+        typer.Option(help="The address people use, for the links a new table hands out."),
+    ] = None,
+) -> None:
+    """Run the games server: tables where friends and bots play, over HTTP and WebSockets.
+
+    The schema is created or upgraded on start; SIGTERM or Ctrl-C stops it cleanly.
+    Every move is committed before anyone hears of it, so a restart loses nothing.
+
+    Behind a proxy (nginx, Caddy) that terminates TLS: keep --host 127.0.0.1, add
+    --proxy-headers --forwarded-allow-ips 127.0.0.1 (the proxy's address) and
+    --public-url https://games.example.org, and have the proxy pass WebSocket
+    upgrades on /ws/ (nginx: proxy_http_version 1.1; proxy_set_header Upgrade
+    $http_upgrade; proxy_set_header Connection "upgrade"; a proxy_read_timeout
+    longer than a game's pauses). docs/server.md has a full example.
+    """
+    try:
+        from ranchhand.server import run
+    except ImportError as error:
+        _fail(
+            f"the server needs its extra packages ({error.name}): pip install 'ranchhand[server]'"
+        )
+        return
+    try:
+        run(
+            host,
+            port,
+            db,
+            workers,
+            bot_delay=bot_delay,
+            log_level=log_level.lower(),
+            proxy_headers=proxy_headers,
+            forwarded_allow_ips=forwarded_allow_ips,
+            root_path=root_path,
+            public_url=public_url,
+        )
+    except RanchhandError as error:
+        _fail(str(error))
+
+
 def main() -> None:
     try:
         app()

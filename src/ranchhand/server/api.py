@@ -1,0 +1,197 @@
+"""HTTP routes: parse the request, call the table service, shape the reply.
+
+Every error is ``{"error": "..."}`` with the library's own message: 400 bad input,
+401 no token, 403 a token that opens no seat here, 404 no such table, 409 a stale
+step, another's turn or a finished game, 413 a body over 64 KB.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ranchhand.core.records import MAX_PLAYERS
+from ranchhand.server.tables import BadRequest, TableService
+from ranchhand.server.views import table_view
+
+M = TypeVar("M", bound=BaseModel)
+Publish = Callable[[str, int], Awaitable[None]]
+OptionValue = str | int | float | bool
+
+
+class NewTable(BaseModel):
+    """``POST /api/tables``: the game, its options and who sits where."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    game: str = Field(max_length=64, examples=["rancho"])
+    players: int | None = Field(default=None, ge=1, le=MAX_PLAYERS)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=64)
+    seats: list[Annotated[str, Field(max_length=64)]] | None = Field(
+        default=None, max_length=MAX_PLAYERS, examples=[["human", "greedy", "human"]]
+    )
+    names: list[Annotated[str, Field(max_length=64)]] | None = Field(
+        default=None, max_length=MAX_PLAYERS
+    )
+    bot_delay: float | None = Field(default=None, ge=0, le=60)
+    clock: float | None = Field(default=None, ge=1, le=7 * 86400)
+    clock_bot: str | None = Field(default=None, max_length=64)
+
+
+class Move(BaseModel):
+    """``POST /api/tables/{id}/actions``: an action's text, and the step it was chosen at."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    action: str = Field(max_length=10_000, examples=["roll"])
+    step: int | None = Field(default=None, ge=0)
+
+
+class SeatChange(BaseModel):
+    """``PUT /api/tables/{id}/seats/{seat}``: hand the seat to a bot, or take it back."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    kind: str = Field(max_length=64, examples=["greedy", "human"])
+
+
+def body_of(model: type[BaseModel]) -> dict[str, Any]:
+    """OpenAPI's description of a JSON body read by :func:`parse` (not by FastAPI)."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": model.model_json_schema()}},
+        }
+    }
+
+
+async def parse(request: Request, model: type[M]) -> M:
+    """The request's body as ``model``, whatever its Content-Type says; 400 naming the field."""
+    raw = await request.body()
+    if not raw.strip():
+        raise BadRequest("a JSON body is required")
+    try:
+        return model.model_validate_json(raw)
+    except ValidationError as error:
+        from ranchhand.server.app import describe_validation
+
+        raise BadRequest(describe_validation(error.errors())) from None
+
+
+def bearer(authorization: str | None, token: str | None) -> str | None:
+    """The token from ``Authorization: Bearer TOKEN``, else from ``?token=``."""
+    if authorization:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            return value.strip()
+        return authorization.strip() or None  # a malformed header opens no seat
+    return token or None
+
+
+AuthHeader = Annotated[str | None, Header(include_in_schema=True)]
+TokenQuery = Annotated[str | None, Query(max_length=200)]
+
+
+def router(
+    service: TableService, publish: Publish, default_bot_delay: float, public_url: str | None
+) -> APIRouter:
+    routes = APIRouter(prefix="/api")
+
+    def base(request: Request) -> str:
+        return (public_url or str(request.base_url)).rstrip("/")
+
+    @routes.get("/health")
+    async def health() -> dict[str, Any]:
+        """200 while the server runs and its database answers."""
+        await asyncio.to_thread(service.playing)
+        return {"status": "ok"}
+
+    @routes.post("/tables", status_code=201, openapi_extra=body_of(NewTable))
+    async def create_table(request: Request) -> dict[str, Any]:
+        """A new table; one secret token and page per human seat, and a spectator page."""
+        new = await parse(request, NewTable)
+        delay = default_bot_delay if new.bot_delay is None else new.bot_delay
+        created = await asyncio.to_thread(
+            service.create,
+            new.game,
+            new.players,
+            dict(new.options),
+            new.seats,
+            new.names,
+            bot_delay=delay,
+            clock=new.clock,
+            clock_bot=new.clock_bot,
+        )
+        await publish(created.id, created.step)
+        page = f"{base(request)}/tables/{created.id}"
+        tokens = created.tokens
+        return {
+            "id": created.id,
+            "seats": [
+                {
+                    "seat": seat,
+                    "kind": kind,
+                    "name": created.meta.names[seat],
+                    "token": tokens.get(seat),
+                    "url": f"{page}#token={tokens[seat]}" if seat in tokens else None,
+                }
+                for seat, kind in enumerate(created.meta.kinds)
+            ],
+            "spectate": page,
+            "websocket": f"/ws/tables/{created.id}",
+        }
+
+    @routes.get("/tables")
+    async def list_tables(
+        status: Annotated[str | None, Query(pattern="^(playing|finished)$")] = None,
+    ) -> dict[str, Any]:
+        """The lobby: the newest tables (public facts only: game, seats, status, step)."""
+        return {"tables": await asyncio.to_thread(service.lobby, status)}
+
+    @routes.get("/tables/{table_id}")
+    async def get_table(
+        table_id: str, authorization: AuthHeader = None, token: TokenQuery = None
+    ) -> dict[str, Any]:
+        """The view for the token's seat; without a token, the spectator's view."""
+        live, seat = await asyncio.to_thread(
+            service.view_seat, table_id, bearer(authorization, token)
+        )
+        return table_view(live, seat)
+
+    @routes.post("/tables/{table_id}/actions", openapi_extra=body_of(Move))
+    async def post_action(
+        table_id: str, request: Request, authorization: AuthHeader = None, token: TokenQuery = None
+    ) -> dict[str, Any]:
+        """Play an action for the token's seat; 200 with the new view."""
+        move = await parse(request, Move)
+        moved = await asyncio.to_thread(
+            service.act, table_id, bearer(authorization, token), move.action, move.step
+        )
+        await publish(table_id, moved.live.step)
+        return table_view(moved.live, moved.seat)
+
+    @routes.put("/tables/{table_id}/seats/{seat}", openapi_extra=body_of(SeatChange))
+    async def change_seat(
+        table_id: str,
+        seat: int,
+        request: Request,
+        authorization: AuthHeader = None,
+        token: TokenQuery = None,
+    ) -> dict[str, Any]:
+        """Hand your seat to a bot (``{"kind": "greedy"}``) or take it back (``"human"``)."""
+        change = await parse(request, SeatChange)
+        moved = await asyncio.to_thread(
+            service.set_seat, table_id, bearer(authorization, token), seat, change.kind
+        )
+        await publish(table_id, moved.live.step)
+        return table_view(moved.live, moved.seat)
+
+    @routes.get("/tables/{table_id}/record")
+    async def get_record(table_id: str) -> JSONResponse:
+        """The finished game's ``ranchhand-record/1`` (409 while it is played)."""
+        record = await asyncio.to_thread(service.record, table_id)
+        return JSONResponse(record.to_json())
+
+    return routes

@@ -1,0 +1,162 @@
+"""The database: SQLAlchemy 2 tables, engines, and the schema's migrations.
+
+Three tables hold everything:
+
+- ``tables``: one row per game table: the game, options, seats as created, the
+  secret seed (never sent to a client before the game is over), status, the
+  current step and turn (kept with every move, for the lobby), times and the
+  per-table bot delay and turn clock;
+- ``seats``: who sits where now (``human`` or a bot's name), the seat's display
+  name and the SHA-256 hash of its token (the token itself is never stored);
+- ``moves``: the append-only log, one row per step in the engine's notation
+  (chance included), keyed by (table, step). That key is what makes two moves
+  at once safe: both try to write the same step, the database keeps one.
+
+SQLite is the default (a file, WAL mode, a busy timeout); PostgreSQL is reached
+with ``postgresql+psycopg://``. ``migrate`` brings any database to the newest
+schema with Alembic; ``serve`` runs it on start.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    Double,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    text,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+from ranchhand.core.errors import OptionError
+
+log = logging.getLogger("ranchhand.server")
+
+DEFAULT_DB = "sqlite:///ranchhand.db"
+BUSY_TIMEOUT_MS = 30_000
+"""How long an SQLite writer waits for another to finish before giving up."""
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("step", Integer, nullable=False),
+    Column("turn", Integer, nullable=False),
+    Column("to_act", JSON, nullable=False),
+    Column("outcome", JSON, nullable=True),
+    Column("bot_delay", Double, nullable=False),
+    Column("clock", Double, nullable=True),
+    Column("clock_bot", String(64), nullable=False),
+    Column("created", Double, nullable=False),
+    Column("updated", Double, nullable=False),
+    Index("ix_tables_status_updated", "status", "updated"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("step", Integer, primary_key=True),
+    Column("player", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("created", Double, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def check_url(url: str) -> str:
+    """``url`` if SQLAlchemy can read it and it names SQLite or PostgreSQL."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise OptionError(
+            f"--db: {url!r} is not a database URL; e.g. sqlite:///ranchhand.db or "
+            "postgresql+psycopg://user@host/db"
+        ) from None
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        raise OptionError(
+            f"--db: {parsed.get_backend_name()} is not supported; use sqlite:///FILE or "
+            "postgresql+psycopg://user@host/db"
+        )
+    if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() != "psycopg":
+        raise OptionError("--db: PostgreSQL is reached through psycopg 3: postgresql+psycopg://...")
+    return url
+
+
+def make_engine(url: str, *, pool_size: int = 10) -> Engine:
+    """An engine for ``url``: SQLite with WAL and a busy timeout, or PostgreSQL."""
+    check_url(url)
+    if make_url(url).get_backend_name() == "sqlite":
+        engine = create_engine(
+            url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
+        )
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest migration (``alembic upgrade head``).
+
+    On PostgreSQL an advisory lock makes processes starting together take turns.
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(72177001)"))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+    log.info("database schema is up to date (%s)", safe_url(engine))
+
+
+def safe_url(engine_or_url: Engine | str) -> str:
+    """The database URL without its password, for logs."""
+    url = engine_or_url.url if isinstance(engine_or_url, Engine) else make_url(engine_or_url)
+    return url.render_as_string(hide_password=True)

@@ -1,0 +1,736 @@
+"""Tables: the server's domain, with no HTTP in it.
+
+A table is a game with seats (people holding a token, or bots), a secret seed and
+an append-only log of moves in the database. Its state is never stored: it is
+rebuilt by replaying the log, and kept in memory (:class:`Live`, an LRU cache)
+only as a shortcut that is checked against the database on every use.
+
+A move goes: check the token, bring the state up to the database's last step,
+check the step the client saw, parse the action for that seat, apply it to a copy
+with the chance outcomes and undelayed bot moves that follow, then write all of
+them in ONE transaction. The moves table's key (table, step) decides races: of
+two moves for one step the database keeps the first, the second fails with an
+IntegrityError and is refused as stale (or checked again, see :meth:`act`).
+Chance is drawn from ``Random(derive_seed(seed, "chance", step))`` and bots from
+``derive_seed(seed, "bots", step)``, so no generator state is kept anywhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+import threading
+import time
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import Engine, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ranchhand import __version__
+from ranchhand.core.data import files_allowed
+from ranchhand.core.errors import ActionError, DataError, OptionError, RanchhandError
+from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
+from ranchhand.core.records import Record, Step
+from ranchhand.core.registry import bot_factory, bot_names, canonical_name, load
+from ranchhand.core.runner import derive_seed
+from ranchhand.server import store
+
+log = logging.getLogger("ranchhand.server")
+
+HUMAN = "human"
+MAX_NAME = 32
+CACHE_SIZE = 512
+"""Tables whose state is kept in memory; others are rebuilt from their log when needed."""
+MAX_SETTLE_STEPS = 100_000
+"""A guard: a move followed by more bot and chance moves than this is a bug, not a game."""
+LOBBY_LIMIT = 100
+
+
+class TableError(Exception):
+    """A request the server refuses; ``status`` is the HTTP code that says why."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+class BadRequest(TableError):
+    status = 400
+
+
+class NeedsToken(TableError):
+    status = 401
+
+
+class WrongToken(TableError):
+    status = 403
+
+
+class NoSuchTable(TableError):
+    status = 404
+
+
+class Conflict(TableError):
+    status = 409
+
+
+def new_token() -> str:
+    """A seat's secret: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Meta:
+    """What a table is, besides its moves: read from the ``tables`` and ``seats`` rows."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    created_seats: tuple[str, ...]
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
+    hashes: tuple[str | None, ...]
+    seed: int
+    bot_delay: float
+    clock: float | None
+    clock_bot: str
+    created: float
+
+    def label(self, player: int) -> str:
+        return "chance" if player == CHANCE else f"P{player} {self.names[player]}"
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat ``token`` opens at this table (None without a token).
+
+        Every seat's hash is compared in constant time, whatever matches first.
+        """
+        if token is None:
+            return None
+        if not token or len(token) > 200:
+            raise WrongToken("this token opens no seat at this table")
+        wanted = token_hash(token)
+        found = None
+        for seat, known in enumerate(self.hashes):
+            if known is not None and hmac.compare_digest(known, wanted):
+                found = seat
+        if found is None:
+            raise WrongToken("this token opens no seat at this table")
+        return found
+
+
+@dataclass
+class Live:
+    """A table's state after ``step`` moves, with each viewer's log and its bots.
+
+    A Live in the cache is never changed: a move works on :meth:`fork` and the
+    fork replaces it once the database has committed.
+    """
+
+    meta: Meta
+    game: Game
+    state: State
+    moves: list[tuple[int, str]] = field(default_factory=list)
+    events: list[tuple[str, ...]] = field(default_factory=list)
+    """One entry per released action: its log line for each viewer (spectator first)."""
+    pending: list[tuple[str, ...]] = field(default_factory=list)
+    """Choices made at the simultaneous node still open: shown to nobody yet."""
+    node_start: int = 0
+    """The step at which the current decision (a simultaneous node: all of it) began."""
+    updated: float = 0.0
+    bots: dict[int, tuple[str, Any]] = field(default_factory=dict)
+    """Each bot seat's bot (kind, object), shared by forks: some bots remember a turn."""
+
+    @property
+    def step(self) -> int:
+        return len(self.moves)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    def fork(self) -> Live:
+        return replace(
+            self,
+            state=self.state.clone(),
+            moves=list(self.moves),
+            events=list(self.events),
+            pending=list(self.pending),
+        )
+
+    def apply(self, player: int, action: Hashable) -> None:
+        """Apply one move, logging it as each viewer may see it."""
+        state = self.state
+        before = state.current_player()
+        acting = set(state.acting_players())
+        viewers: list[int | None] = [None, *range(self.meta.players)]
+        label = self.meta.label(player)
+        entry = tuple(f"{label}: {state.describe_for(v, action, player)}" for v in viewers)
+        state.apply(action, player)
+        self.moves.append((player, str(action)))
+        after = state.current_player()
+        same_node = (
+            before == SIMULTANEOUS
+            and after == SIMULTANEOUS
+            and set(state.acting_players()) == acting - {player}
+        )
+        if same_node:
+            self.pending.append(entry)
+            return
+        self.events.extend(self.pending)
+        self.pending.clear()
+        self.events.append(entry)
+        self.node_start = self.step
+
+    def fresh(self, step: int, seat: int) -> bool:
+        """Was a move made against ``step`` made against what ``seat`` sees now?
+
+        Yes if nothing happened since; at a simultaneous node also if what happened
+        since is only other players' hidden choices at this node (their choices
+        change nothing ``seat`` may see, so its own choice still stands).
+        """
+        if step == self.step:
+            return True
+        return (
+            self.state.current_player() == SIMULTANEOUS
+            and seat in self.state.acting_players()
+            and self.node_start <= step < self.step
+        )
+
+    def bot(self, seat: int, kind: str) -> Any:
+        """This table's bot for ``seat`` (kept between moves: some bots remember a turn)."""
+        known = self.bots.get(seat)
+        if known is None or known[0] != kind:
+            known = self.bots[seat] = (kind, bot_factory(self.meta.game, kind)())
+        return known[1]
+
+    def bot_move(self, seat: int, kind: str) -> None:
+        state = self.state
+        rng = random.Random(derive_seed(self.meta.seed, "bots", self.step))
+        action = self.bot(seat, kind).act(state.observe(seat), state.legal_actions(seat), rng)
+        self.apply(seat, action)
+
+    def chance_move(self) -> None:
+        rng = random.Random(derive_seed(self.meta.seed, "chance", self.step))
+        self.apply(CHANCE, self.state.chance_outcomes().sample(rng))
+
+    def settle(self, *, bots: bool) -> None:
+        """Play chance, and with ``bots`` every bot move due, until a person must act."""
+        for _ in range(MAX_SETTLE_STEPS):
+            if self.state.is_terminal():
+                return
+            if self.state.current_player() == CHANCE:
+                self.chance_move()
+                continue
+            due = [p for p in self.state.acting_players() if self.meta.kinds[p] != HUMAN]
+            if not bots or not due:
+                return
+            self.bot_move(due[0], self.meta.kinds[due[0]])
+        raise RanchhandError(f"table {self.meta.id}: {MAX_SETTLE_STEPS} moves without a person")
+
+    def bots_due(self) -> list[int]:
+        if self.state.is_terminal():
+            return []
+        return [p for p in self.state.acting_players() if self.meta.kinds[p] != HUMAN]
+
+
+@dataclass(frozen=True)
+class Created:
+    id: str
+    tokens: dict[int, str]
+    meta: Meta
+    step: int
+
+
+@dataclass(frozen=True)
+class Due:
+    """What a table waits for that the server does itself: a bot, or a clock running out."""
+
+    table_id: str
+    step: int
+    kind: str  # "bot" or "clock"
+    at: float
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A committed change: the table's new step, and what the caller's seat now sees."""
+
+    live: Live
+    seat: int | None
+    first: int
+
+
+class TableService:
+    """Tables in one database, with a cache of their states; thread-safe."""
+
+    def __init__(self, engine: Engine, *, cache_size: int = CACHE_SIZE) -> None:
+        self.engine = engine
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, Live] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ creating
+    def create(
+        self,
+        game: str,
+        players: int | None,
+        options: dict[str, Any],
+        seats: Sequence[str] | None,
+        names: Sequence[str] | None = None,
+        *,
+        bot_delay: float = 0.0,
+        clock: float | None = None,
+        clock_bot: str | None = None,
+    ) -> Created:
+        """A new table; chance and any bot moves due before a person acts are played."""
+        try:
+            name = canonical_name(game)
+            if players is None:
+                players = len(seats) if seats else None
+            loaded = _load_game(name, players, options)
+            kinds = list(seats) if seats else [HUMAN] * loaded.players
+            if len(kinds) != loaded.players:
+                raise BadRequest(
+                    f"seats: {loaded.id} with {loaded.players} players needs {loaded.players} "
+                    f"seats, got {len(kinds)}"
+                )
+            for kind in set(kinds) - {HUMAN}:
+                bot_factory(loaded.id, kind)
+            chosen_clock_bot = clock_bot or _default_bot(loaded.id)
+            bot_factory(loaded.id, chosen_clock_bot)
+        except OptionError as error:
+            raise BadRequest(str(error)) from None
+        shown = _names(names, kinds)
+        if HUMAN not in kinds and bot_delay <= 0:
+            bot_delay = 0.0  # a bots-only table with no delay plays out at once
+        tokens = {seat: new_token() for seat, kind in enumerate(kinds) if kind == HUMAN}
+        now = time.time()
+        meta = Meta(
+            id=secrets.token_urlsafe(9),
+            game=loaded.id,
+            players=loaded.players,
+            options=dict(loaded.options),
+            created_seats=tuple(kinds),
+            kinds=tuple(kinds),
+            names=tuple(shown),
+            hashes=tuple(token_hash(tokens[s]) if s in tokens else None for s in range(len(kinds))),
+            seed=random.SystemRandom().randrange(2**63),
+            bot_delay=float(bot_delay),
+            clock=clock,
+            clock_bot=chosen_clock_bot,
+            created=now,
+        )
+        live = Live(meta, loaded, loaded.new_initial_state(), updated=now)
+        live.settle(bots=meta.bot_delay == 0)
+        with self.engine.begin() as db:
+            db.execute(
+                insert(store.tables).values(
+                    id=meta.id,
+                    game=meta.game,
+                    players=meta.players,
+                    options=meta.options,
+                    seats=list(meta.created_seats),
+                    seed=meta.seed,
+                    bot_delay=meta.bot_delay,
+                    clock=meta.clock,
+                    clock_bot=meta.clock_bot,
+                    created=now,
+                    **_progress(live, now),
+                )
+            )
+            db.execute(
+                insert(store.seats),
+                [
+                    {"table_id": meta.id, "seat": s, "kind": k, "name": n, "token_hash": h}
+                    for s, (k, n, h) in enumerate(
+                        zip(meta.kinds, meta.names, meta.hashes, strict=True)
+                    )
+                ],
+            )
+            self._insert_moves(db, meta.id, live, 0, now)
+        self._remember(live)
+        log.info(
+            "table %s created: %s, %d players (%s), %d steps played before the first person",
+            meta.id,
+            meta.game,
+            meta.players,
+            ", ".join(meta.kinds),
+            live.step,
+        )
+        return Created(meta.id, tokens, meta, live.step)
+
+    # ------------------------------------------------------------- reading
+    def current(self, table_id: str, *, at_least: int | None = None) -> Live:
+        """The table as the database has it now (or at ``at_least`` steps, if cached)."""
+        cached = self._cached(table_id)
+        if cached is not None and at_least is not None and cached.step >= at_least:
+            return cached
+        return self._load(table_id, cached)
+
+    def view_seat(self, table_id: str, token: str | None) -> tuple[Live, int | None]:
+        live = self.current(table_id)
+        return live, live.meta.seat_of(token)
+
+    def lobby(self, status: str | None = None, limit: int = LOBBY_LIMIT) -> list[dict[str, Any]]:
+        """The tables a lobby lists, newest first: public facts only."""
+        query = select(store.tables).order_by(store.tables.c.updated.desc()).limit(limit)
+        if status is not None:
+            query = query.where(store.tables.c.status == status)
+        with self.engine.connect() as db:
+            rows = db.execute(query).mappings().all()
+            ids = [row["id"] for row in rows]
+            seat_rows = (
+                db.execute(select(store.seats).where(store.seats.c.table_id.in_(ids)))
+                .mappings()
+                .all()
+                if ids
+                else []
+            )
+        by_table: dict[str, list[dict[str, Any]]] = {}
+        for seat in sorted(seat_rows, key=lambda r: r["seat"]):
+            by_table.setdefault(seat["table_id"], []).append(
+                {"seat": seat["seat"], "kind": seat["kind"], "name": seat["name"]}
+            )
+        return [
+            {
+                "id": row["id"],
+                "game": row["game"],
+                "players": row["players"],
+                "status": row["status"],
+                "step": row["step"],
+                "turn": row["turn"],
+                "to_act": row["to_act"],
+                "seats": by_table.get(row["id"], []),
+                "bot_delay": row["bot_delay"],
+                "clock": row["clock"],
+                "created": row["created"],
+                "updated": row["updated"],
+            }
+            for row in rows
+        ]
+
+    def record(self, table_id: str) -> Record:
+        """The finished table's record (``ranchhand-record/1``), seed included."""
+        live = self.current(table_id)
+        if not live.finished:
+            raise Conflict("the game is not over; its record (with the seed) comes at the end")
+        meta = live.meta
+        record = Record(
+            game=meta.game,
+            players=meta.players,
+            options=dict(meta.options),
+            version=live.game.version,
+            engine=__version__,
+            seats=list(meta.created_seats),
+            seed=meta.seed,
+            steps=[Step(p, a) for p, a in live.moves],
+        )
+        record.finish(live.state)
+        return record
+
+    # -------------------------------------------------------------- moving
+    def act(self, table_id: str, token: str | None, text: str, step: int | None) -> Moved:
+        """Play ``text`` for the seat ``token`` opens, made against ``step`` if given.
+
+        Refused with Conflict (409) when the step is stale, it is not the seat's
+        turn or the game is over; BadRequest (400) when the text is no legal action.
+        A move that loses a race for its step is checked once more against the
+        new state when it still may stand (no step given, or a simultaneous node).
+        """
+        if token is None:
+            raise NeedsToken("a move needs the seat's token (Authorization: Bearer TOKEN)")
+        for _attempt in range(3):
+            live = self.current(table_id)
+            seat = live.meta.seat_of(token)
+            assert seat is not None
+            if live.finished:
+                raise Conflict("the game is over")
+            if live.meta.kinds[seat] != HUMAN:
+                raise Conflict(
+                    f"seat {seat} is played by the {live.meta.kinds[seat]} bot now; "
+                    "take it back first"
+                )
+            if step is not None and not live.fresh(step, seat):
+                raise Conflict(
+                    f"stale step: the move was made at step {step}, the table is at step "
+                    f"{live.step}; look again and choose"
+                )
+            acting = live.state.acting_players()
+            if seat not in acting:
+                waiting = ", ".join(live.meta.label(p) for p in acting) or "nobody"
+                raise Conflict(f"it is not your turn; waiting for {waiting}")
+            try:
+                action = live.state.parse_action(text, seat)
+            except ActionError as error:
+                raise BadRequest(str(error)) from None
+            work = live.fork()
+            work.apply(seat, action)
+            work.settle(bots=live.meta.bot_delay == 0)
+            if self._commit(work, live.step):
+                log.info(
+                    "table %s: %s moved at step %d (%d steps committed)",
+                    table_id,
+                    live.meta.label(seat),
+                    live.step,
+                    work.step - live.step,
+                )
+                log.debug("table %s step %d: %s", table_id, live.step, str(action))
+                return Moved(work, seat, live.step)
+            # Lost the race for the step: look again. A move made against a step is
+            # still fresh only if the winner's move was another seat's hidden choice
+            # at this simultaneous node; a move without a step is checked anew.
+        raise Conflict("the table is busy; look again and choose")
+
+    def set_seat(self, table_id: str, token: str | None, seat: int, kind: str) -> Moved:
+        """Hand ``seat`` to a bot (a player leaving), or take it back (``human``).
+
+        Only the seat's own token may; a bot due to move then moves.
+        """
+        if token is None:
+            raise NeedsToken("handing a seat over needs that seat's token")
+        live = self.current(table_id)
+        mine = live.meta.seat_of(token)
+        if mine != seat:
+            raise WrongToken(f"this token is not seat {seat}'s")
+        if live.finished:
+            raise Conflict("the game is over")
+        if kind != HUMAN:
+            try:
+                bot_factory(live.meta.game, kind)
+            except OptionError as error:
+                raise BadRequest(str(error)) from None
+        now = time.time()
+        with self.engine.begin() as db:
+            db.execute(
+                update(store.seats)
+                .where(store.seats.c.table_id == table_id, store.seats.c.seat == seat)
+                .values(kind=kind)
+            )
+            db.execute(
+                update(store.tables).where(store.tables.c.id == table_id).values(updated=now)
+            )
+        self._forget(table_id)
+        log.info("table %s: seat %d is now played by %s", table_id, seat, kind)
+        return Moved(self.current(table_id), seat, live.step)
+
+    def due(self, table_id: str) -> Due | None:
+        """What the server itself must do next at this table, and when, if anything."""
+        live = self.current(table_id)
+        if live.finished:
+            return None
+        if live.bots_due():
+            return Due(table_id, live.step, "bot", live.updated + live.meta.bot_delay)
+        if live.state.current_player() == CHANCE:
+            return Due(table_id, live.step, "bot", live.updated)
+        if live.meta.clock is not None:
+            return Due(table_id, live.step, "clock", live.updated + live.meta.clock)
+        return None
+
+    def advance(self, table_id: str, step: int, kind: str) -> Moved | None:
+        """Do what :meth:`due` said, if the table is still at ``step``; None if not."""
+        live = self.current(table_id)
+        if live.step != step or live.finished:
+            return None
+        work = live.fork()
+        if kind == "clock":
+            if live.meta.clock is None or time.time() < live.updated + live.meta.clock:
+                return None
+            silent = [p for p in work.state.acting_players() if live.meta.kinds[p] == HUMAN]
+            for seat in silent:
+                if seat in work.state.acting_players():
+                    work.bot_move(seat, live.meta.clock_bot)
+            work.settle(bots=live.meta.bot_delay == 0)
+            what = f"the clock ran out for {', '.join(map(live.meta.label, silent))}"
+        else:
+            due = work.bots_due()
+            if due:
+                work.bot_move(due[0], live.meta.kinds[due[0]])
+            work.settle(bots=live.meta.bot_delay == 0)
+            what = "bots moved" if due else "chance"
+        if work.step == live.step or not self._commit(work, live.step):
+            return None
+        log.info("table %s: %s at step %d", table_id, what, live.step)
+        return Moved(work, None, live.step)
+
+    def playing(self) -> list[str]:
+        """Every table still being played (to resume their bots and clocks on start)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(store.tables.c.id).where(store.tables.c.status == "playing")
+            ).all()
+        return [row[0] for row in rows]
+
+    # ------------------------------------------------------------- storage
+    def _commit(self, work: Live, first: int) -> bool:
+        """Write ``work``'s moves from step ``first`` in one transaction; False if stale."""
+        now = time.time()
+        work.updated = now
+        try:
+            with self.engine.begin() as db:
+                self._insert_moves(db, work.meta.id, work, first, now)
+                db.execute(
+                    update(store.tables)
+                    .where(store.tables.c.id == work.meta.id)
+                    .values(**_progress(work, now))
+                )
+        except IntegrityError:
+            log.info("table %s: a move for step %d lost a race; refused", work.meta.id, first)
+            return False
+        self._remember(work)
+        if work.finished:
+            outcome = work.state.outcome()
+            log.info(
+                "table %s finished after %d steps: %s",
+                work.meta.id,
+                work.step,
+                outcome.reason if outcome else "",
+            )
+        return True
+
+    @staticmethod
+    def _insert_moves(db: Any, table_id: str, live: Live, first: int, now: float) -> None:
+        rows = [
+            {"table_id": table_id, "step": i, "player": p, "action": a, "created": now}
+            for i, (p, a) in enumerate(live.moves[first:], start=first)
+        ]
+        if rows:
+            db.execute(insert(store.moves), rows)
+
+    def _load(self, table_id: str, cached: Live | None) -> Live:
+        """Bring ``cached`` (or a fresh replay) up to the database's last step."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise NoSuchTable("no such table")
+        with self.engine.connect() as db:
+            row = (
+                db.execute(select(store.tables).where(store.tables.c.id == table_id))
+                .mappings()
+                .first()
+            )
+            if row is None:
+                raise NoSuchTable(f"no table {table_id!r}")
+            seat_rows = (
+                db.execute(
+                    select(store.seats)
+                    .where(store.seats.c.table_id == table_id)
+                    .order_by(store.seats.c.seat)
+                )
+                .mappings()
+                .all()
+            )
+            since = cached.step if cached is not None else 0
+            new = db.execute(
+                select(store.moves.c.step, store.moves.c.player, store.moves.c.action)
+                .where(store.moves.c.table_id == table_id, store.moves.c.step >= since)
+                .order_by(store.moves.c.step)
+            ).all()
+        meta = _meta(row, seat_rows)
+        if cached is not None and cached.meta == meta and not new:
+            return cached
+        if cached is None:
+            game = _load_game(meta.game, meta.players, meta.options)
+            live = Live(meta, game, game.new_initial_state())
+        else:
+            live = cached.fork()
+            live.meta = meta
+        for index, player, text in new:
+            if index != live.step:
+                raise RanchhandError(f"table {table_id}: the log skips from {live.step} to {index}")
+            live.apply(player, live.state.parse_action(text, player))
+        live.updated = row["updated"]
+        self._remember(live)
+        return live
+
+    def _cached(self, table_id: str) -> Live | None:
+        with self._lock:
+            live = self._cache.get(table_id)
+            if live is not None:
+                self._cache.move_to_end(table_id)
+            return live
+
+    def _remember(self, live: Live) -> None:
+        with self._lock:
+            known = self._cache.get(live.meta.id)
+            if known is not None and known.step > live.step:
+                return  # a newer state got here first
+            self._cache[live.meta.id] = live
+            self._cache.move_to_end(live.meta.id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _forget(self, table_id: str) -> None:
+        with self._lock:
+            self._cache.pop(table_id, None)
+
+
+def _load_game(game: str, players: int | None, options: dict[str, Any]) -> Game:
+    """Load a game for the server: options may never name a file on this machine."""
+    try:
+        with files_allowed(False):
+            return load(game, players, **options)
+    except DataError as error:
+        raise OptionError(str(error)) from None
+
+
+def _default_bot(game: str) -> str:
+    return "greedy" if "greedy" in bot_names(game) else "random"
+
+
+def _names(names: Sequence[str] | None, kinds: Sequence[str]) -> list[str]:
+    if names is None:
+        return list(kinds)
+    if len(names) != len(kinds):
+        raise BadRequest(f"names: expected {len(kinds)} names (one per seat), got {len(names)}")
+    shown = []
+    for i, name in enumerate(names):
+        name = name.strip()
+        if not name or len(name) > MAX_NAME:
+            raise BadRequest(f"names[{i}]: expected 1 to {MAX_NAME} characters")
+        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
+            raise BadRequest(f"names[{i}]: control or unprintable characters")
+        shown.append(name)
+    return shown
+
+
+def _meta(row: Any, seat_rows: Sequence[Any]) -> Meta:
+    return Meta(
+        id=row["id"],
+        game=row["game"],
+        players=row["players"],
+        options=dict(row["options"]),
+        created_seats=tuple(row["seats"]),
+        kinds=tuple(s["kind"] for s in seat_rows),
+        names=tuple(s["name"] for s in seat_rows),
+        hashes=tuple(s["token_hash"] for s in seat_rows),
+        seed=int(row["seed"]),
+        bot_delay=float(row["bot_delay"]),
+        clock=None if row["clock"] is None else float(row["clock"]),
+        clock_bot=row["clock_bot"],
+        created=float(row["created"]),
+    )
+
+
+def _progress(live: Live, now: float) -> dict[str, Any]:
+    """The ``tables`` columns that follow the game: status, step, turn, who acts, outcome."""
+    outcome = live.state.outcome()
+    return {
+        "status": "finished" if outcome is not None else "playing",
+        "step": live.step,
+        "turn": live.state.turn,
+        "to_act": list(live.state.acting_players()),
+        "outcome": None if outcome is None else outcome.to_json(),
+        "updated": now,
+    }

@@ -1,0 +1,82 @@
+"""The JSON a seat or a spectator receives: built from that viewer's observation only.
+
+A seat's view holds ``state.observe(seat)``, the log lines ``describe_for`` gives
+that seat, and legal actions only when the seat is to act; a spectator's view
+(``you`` null) holds ``state.observe(None)``, what the table shows to nobody in
+particular. Nothing else of the state, no token and no seed, is ever put in.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ranchhand.server.tables import HUMAN, Live
+
+log = logging.getLogger("ranchhand.server")
+_warned: set[str] = set()
+
+
+def table_view(live: Live, seat: int | None) -> dict[str, Any]:
+    """The view of ``live`` for ``seat`` (None: a spectator)."""
+    state, meta = live.state, live.meta
+    to_act = list(state.acting_players())
+    outcome = state.outcome()
+    legal: list[str] = []
+    if seat is not None and seat in to_act and meta.kinds[seat] == HUMAN:
+        legal = [str(a) for a in state.legal_actions(seat)]
+    return {
+        "id": meta.id,
+        "game": meta.game,
+        "players": meta.players,
+        "status": "finished" if outcome is not None else "playing",
+        "step": live.step,
+        "turn": state.turn,
+        "to_act": to_act,
+        "you": seat,
+        "observation": observation(live, seat),
+        "legal_actions": legal,
+        "log": collapse([entry[0 if seat is None else seat + 1] for entry in live.events]),
+        "outcome": None if outcome is None else outcome.to_json(),
+        "seats": [
+            {"seat": s, "kind": kind, "name": name}
+            for s, (kind, name) in enumerate(zip(meta.kinds, meta.names, strict=True))
+        ],
+        "options": dict(meta.options),
+        "bot_delay": meta.bot_delay,
+        "clock": None
+        if meta.clock is None
+        else {"seconds": meta.clock, "deadline": live.updated + meta.clock, "bot": meta.clock_bot},
+    }
+
+
+def observation(live: Live, seat: int | None) -> dict[str, Any] | None:
+    """``state.observe(seat).to_json()``; None for a spectator if the game cannot show one."""
+    if seat is not None:
+        return live.state.observe(seat).to_json()
+    try:
+        return live.state.observe(None).to_json()  # type: ignore[arg-type]
+    except (TypeError, KeyError, IndexError, ValueError, AttributeError) as error:
+        # A game not yet taught to observe for nobody in particular: the spectator
+        # gets no observation rather than a seat's (which would leak that seat's hand).
+        if live.meta.game not in _warned:
+            _warned.add(live.meta.game)
+            log.warning(
+                "%s cannot yet show a spectator's observation (%s: %s); "
+                "spectators see the log only",
+                live.meta.game,
+                type(error).__name__,
+                error,
+            )
+        return None
+
+
+def collapse(lines: list[str]) -> list[str]:
+    """Fold runs of the same line into one, as the terminal's log does (``... x16``)."""
+    folded: list[tuple[str, int]] = []
+    for line in lines:
+        if folded and folded[-1][0] == line:
+            folded[-1] = (line, folded[-1][1] + 1)
+        else:
+            folded.append((line, 1))
+    return [line if count == 1 else f"{line} x{count}" for line, count in folded]
