@@ -3,6 +3,7 @@ spectator's view."""
 
 from __future__ import annotations
 
+import io
 import random
 
 from rich.console import Console
@@ -16,7 +17,7 @@ from ranchhand.games.rancho.state import RanchoState
 
 def size(renderable: object) -> tuple[int, int, str]:
     """Lines and widest line of ``renderable`` drawn at 80 columns, and the text."""
-    console = Console(width=SCREEN_WIDTH, record=True, color_system=None)
+    console = Console(width=SCREEN_WIDTH, record=True, color_system=None, file=io.StringIO())
     console.print(renderable)
     text = console.export_text()
     lines = text.splitlines()
