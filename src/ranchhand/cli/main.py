@@ -599,7 +599,7 @@ def _show_replay(record: Record, pause: bool, allow_files: bool) -> None:
     view = _view(record.game)
     for index, (state, step) in enumerate(replay_steps(record, allow_files=allow_files)):
         if step is None:
-            console.print(view.render(state.observe(0)))
+            console.print(view.render(state.observe(None)))
             break
         if step.player == CHANCE:
             console.print(f"[dim]{index}: chance: {plain(step.action)}[/]")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Console, RenderableType
 from rich.markdown import Markdown
 from rich.panel import Panel
@@ -159,7 +160,7 @@ class HumanSeat:
                 console.print(self._actions(legal))
                 continue
             if command in ("board", "b", "show"):
-                console.print(table.view.render(state.observe(player)))
+                console.print(table.view.render_full(state.observe(player)))
                 continue
             if command == "log":
                 lines = table.history(player)
@@ -207,10 +208,12 @@ class HumanSeat:
     def _summary(self, legal: Sequence[Hashable], width: int) -> RenderableType:
         """The actions in a few lines: numbered side by side if they fit, else by verb."""
         if len(legal) <= NUMBERED:
-            numbered = "   ".join(f"{n}. {printable(str(a))}" for n, a in enumerate(legal, 1))
-            text = Text(numbered, style="cyan")
-            if len(text.wrap(self.table.console, width)) <= SUMMARY_LINES:
-                return text
+            numbered = Columns(
+                [Text(f"{n}. {printable(str(a))}", style="cyan") for n, a in enumerate(legal, 1)],
+                padding=(0, 3),
+            )
+            if _height(self.table.console, numbered, width) <= SUMMARY_LINES:
+                return numbered
         return self.table.view.render_actions_compact(legal, width)
 
     def _show(self, state: State, player: int, legal: Sequence[Hashable], undoable: int) -> None:

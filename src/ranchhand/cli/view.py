@@ -39,6 +39,11 @@ class GameView:
 
         return Text(json.dumps(observation.to_json(), indent=1))
 
+    def render_full(self, observation: Any) -> RenderableType:
+        """The table in full, for the ``board`` command (no height limit); by default
+        the same as :meth:`render`."""
+        return self.render(observation)
+
     def render_actions(self, legal_actions: Sequence[Hashable]) -> RenderableType:
         """Show every legal action; long lists may be grouped."""
         return Columns([Text(str(a), style="cyan") for a in legal_actions], padding=(0, 3))

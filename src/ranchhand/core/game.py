@@ -350,8 +350,12 @@ class State(ABC):
         """The outcome once the rules end the game, None while it goes on."""
 
     @abstractmethod
-    def observe(self, player: int) -> Observation:
-        """What ``player`` may see now, with other players' secrets removed."""
+    def observe(self, player: int | None) -> Observation:
+        """What ``player`` may see now, with other players' secrets removed.
+
+        ``None`` is nobody in particular: a spectator, a shared screen, the end of a
+        game drawn for everyone. It shows no hand, no face-down card, no pending choice.
+        """
 
     @abstractmethod
     def _to_json(self) -> dict[str, Any]:

@@ -273,8 +273,8 @@ class RanchoView(GameView):
             return f"{who}'s newborns do not all fit: some go back to the herd."
         if phase == SETTLE:
             return f"{who} may rearrange, then ends the turn."
-        predator = PREDATOR_NAMES[state.predators[0]] if state.predators else "predator"
-        return f"The {predator} strikes."
+        name = PREDATOR_NAMES[state.predators[0]] if state.predators else "predator"
+        return f"The {name} strikes."
 
     # -------------------------------------------------------------- actions
     def render_actions(self, legal_actions: Sequence[Hashable]) -> RenderableType:
