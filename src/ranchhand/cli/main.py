@@ -301,10 +301,11 @@ def _sit_down(sitting: _Sitting) -> None:
     state = result.state
     assert state is not None
     log.finish(state)
-    console.print(table.view.render(state.observe(table.last_human or min(humans, default=0))))
+    saved = save()  # first: nothing after the last move may lose the game
+    viewer = table.last_human if len(humans) == 1 else None  # several people: nobody's secrets
+    console.print(table.view.render(state.observe(viewer)))
     _print_outcome(result.outcome, names)
-    console.print(f"The game's seed was {seed} (replay it with the record below).")
-    save()
+    console.print(f"The game's seed was {seed}; its record is {plain(saved)}.")
 
 
 def _number(value: float) -> str:
