@@ -27,6 +27,7 @@ from ranchhand.bots import RandomBot
 from ranchhand.cli.main import app
 from ranchhand.core import CHANCE, RanchhandError, State, play
 from ranchhand.core.registry import GAME_MODULES, load
+from tests.mutation import places, replaced
 
 GAMES = sorted(g for g in GAME_MODULES if g != "toy")
 runner = CliRunner()
@@ -67,29 +68,6 @@ def _states(game_id: str, players: int, count: int) -> list[State]:
     return seen[:: max(1, len(seen) // count)]
 
 
-def _paths(value: Any, prefix: tuple[Hashable, ...] = ()) -> list[tuple[Hashable, ...]]:
-    """Every place in a JSON value, as a path of keys and indices."""
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value[:8]):
-            found += _paths(item, (*prefix, index))
-    return found
-
-
-def _replace(value: Any, path: tuple[Hashable, ...], new: Any) -> Any:
-    if not path:
-        return new
-    copy = json.loads(json.dumps(value))
-    holder = copy
-    for key in path[:-1]:
-        holder = holder[key]
-    holder[path[-1]] = new
-    return copy
-
-
 def _play_on(state: State, steps: int = 40) -> None:
     """A loaded position must play: every call answers without a Python error."""
     rng = random.Random(1)
@@ -111,14 +89,14 @@ def _play_on(state: State, steps: int = 40) -> None:
 def test_state_json_with_any_field_changed_is_refused_or_plays(game_id: str) -> None:
     game = load(game_id, 3, max_turns=200)
     snapshots = [s.to_json() for s in _states(game_id, 3, 6)]
-    places = [(i, path) for i, snap in enumerate(snapshots) for path in _paths(snap["data"])]
+    spots = [(i, at) for i, snap in enumerate(snapshots) for at in [(), *places(snap["data"], 8)]]
 
     @FUZZ
-    @given(st.sampled_from(places), st.sampled_from(ODD_VALUES) | st.integers(-5, 200))
+    @given(st.sampled_from(spots), st.sampled_from(ODD_VALUES) | st.integers(-5, 200))
     def mutate(place: tuple[int, tuple[Hashable, ...]], new: Any) -> None:
         index, path = place
         snapshot = snapshots[index]
-        data = dict(snapshot, data=_replace(snapshot["data"], path, new))
+        data = dict(snapshot, data=replaced(snapshot["data"], path, new))
         try:
             state = game.state_from_json(data)
         except RanchhandError as error:
@@ -139,16 +117,16 @@ def _record_file(tmp: Path) -> dict[str, Any]:
 
 def test_mangled_record_files_are_refused_with_a_message(tmp_path: Path) -> None:
     good = _record_file(tmp_path)
-    places = _paths(good)
+    spots = [(), *places(good, 8)]
     path = tmp_path / "record.json"
 
     @FUZZ
     @given(
-        st.sampled_from(places),
+        st.sampled_from(spots),
         st.sampled_from([*ODD_VALUES, "[/x]", "\x1b]0;owned\x07", "/dev/zero", 2**70]),
     )
     def mangled(place: tuple[Hashable, ...], new: Any) -> None:
-        path.write_text(json.dumps(_replace(good, place, new)))
+        path.write_text(json.dumps(replaced(good, place, new)))
         result = runner.invoke(app, ["replay", str(path)])
         assert result.exit_code in (0, 2), result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)

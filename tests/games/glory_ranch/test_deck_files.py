@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 import tomllib
@@ -24,6 +23,7 @@ from ranchhand.games.glory_ranch.cards import (
     deck_from_text,
 )
 from ranchhand.games.glory_ranch.scoring import Tables
+from tests.mutation import mutated
 
 SHIPPED = tomllib.loads(resources.files(PACKAGE).joinpath(DECK_FILE).read_text())
 
@@ -124,19 +124,6 @@ def test_too_many_creatures_are_refused() -> None:
 
 
 # ------------------------------------------------------- mutation testing
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place in the parsed deck file: table keys and list positions."""
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            found += _paths(item, (*path, i))
-    return found
-
-
-PATHS = _paths(SHIPPED)[1:]
 VALUES = st.recursive(
     st.none()
     | st.booleans()
@@ -149,42 +136,11 @@ VALUES = st.recursive(
     | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=6,
 )  # fmt: skip
-MUTATIONS = st.lists(
-    st.tuples(st.sampled_from(["set", "delete", "copy"]), st.sampled_from(PATHS), VALUES),
-    min_size=1,
-    max_size=3,
-)
-
-
-def _mutate(data: dict[str, Any], kind: str, path: tuple[Any, ...], value: Any) -> None:
-    parent: Any = data
-    for key in path[:-1]:
-        try:
-            parent = parent[key]
-        except (KeyError, IndexError, TypeError):
-            return  # an earlier mutation changed the shape; nothing left to change here
-    last = path[-1]
-    try:
-        if kind == "set":
-            parent[last] = value
-        elif kind == "delete":
-            del parent[last]
-        elif isinstance(parent, list):
-            parent.append(copy.deepcopy(parent[last]))
-        else:
-            parent[f"{last}-copy"] = copy.deepcopy(parent[last])
-    except (KeyError, IndexError, TypeError):
-        return
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(MUTATIONS)
-def test_a_mutated_deck_file_loads_or_is_refused_with_a_data_error(
-    mutations: list[tuple[str, tuple[Any, ...], Any]],
-) -> None:
-    data = copy.deepcopy(SHIPPED)
-    for kind, path, value in mutations:
-        _mutate(data, kind, path, value)
+@given(mutated(SHIPPED, VALUES))
+def test_a_mutated_deck_file_loads_or_is_refused_with_a_data_error(data: dict[str, Any]) -> None:
     try:
         deck = deck_from_data(data, "cards.toml")
         check_deck(deck)

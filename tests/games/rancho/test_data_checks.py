@@ -20,6 +20,7 @@ from ranchhand.core import DataError
 from ranchhand.games.rancho.board import load_board
 from ranchhand.games.rancho.grazing import Grazing
 from ranchhand.games.rancho.tables import load_tables
+from tests.mutation import mutated as mutations
 
 DATA = Path(__file__).parents[3] / "src/ranchhand/games/rancho/data"
 BOARD = DATA / "board-hex-rings.toml"
@@ -291,18 +292,6 @@ def _toml_value(value: Any) -> str:
     return "{" + items + "}"
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place in the data: keys of tables and indices of lists."""
-    out = [path] if path else []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            out += _paths(item, (*path, i))
-    return out
-
-
 JUNK = st.one_of(
     st.integers(-(10**17), 10**17),
     st.sampled_from([0, -1, 1, 2, 3, 4, 6, 12, 13, 25, 99]),
@@ -316,30 +305,11 @@ JUNK = st.one_of(
 )
 
 
-@st.composite
-def mutated(draw: st.DrawFn, original: dict[str, Any]) -> dict[str, Any]:
-    data = json.loads(json.dumps(original))
-    for _ in range(draw(st.integers(1, 3))):
-        paths = _paths(data)
-        if not paths:
-            break
-        path = draw(st.sampled_from(paths))
-        parent = data
-        for step in path[:-1]:
-            parent = parent[step]
-        last = path[-1]
-        how = draw(st.sampled_from(["drop", "replace", "replace", "copy", "extra"]))
-        if how == "drop":
-            del parent[last]
-        elif how == "replace":
-            parent[last] = draw(JUNK)
-        elif how == "copy" and isinstance(parent, list):
-            parent.append(json.loads(json.dumps(parent[last])))
-        elif isinstance(parent, dict):
-            parent[draw(st.sampled_from(["extra", "id", "price", "pen", "q", "7", "2"]))] = draw(
-                JUNK
-            )
-    return data
+EXTRA_KEYS = ("extra", "id", "price", "pen", "q", "7", "2")
+
+
+def mutated(original: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    return mutations(original, JUNK, EXTRA_KEYS)
 
 
 _BOARD_DATA = tomllib.loads(BOARD.read_text(encoding="utf-8"))

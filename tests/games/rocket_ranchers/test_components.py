@@ -23,6 +23,7 @@ from ranchhand.core import CHANCE, DataError
 from ranchhand.games.rocket_ranchers.components import load_beams, load_deck
 from ranchhand.games.rocket_ranchers.game import RocketGame
 from ranchhand.games.rocket_ranchers.state import RocketState
+from tests.mutation import mutated
 
 SPECIES = [
     *("Bako", "Canis", "Capiwata", "Chicken", "Eleplant"),
@@ -276,44 +277,12 @@ ODD = st.one_of(
 )
 
 
-def _paths(node: object, path: tuple = ()) -> list[tuple]:
-    """Every key or index path into ``node`` (the node itself first)."""
-    found = [path]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*path, index))
-    return found
-
-
-def _mutate(data: dict, draw: st.DrawFn) -> None:
-    paths = [p for p in _paths(data) if p]
-    if not paths:
-        return
-    path = draw(st.sampled_from(paths))
-    parent: object = data
-    for key in path[:-1]:
-        parent = parent[key]  # type: ignore[index]
-    how = draw(st.sampled_from(["drop", "replace", "copy"]))
-    assert isinstance(parent, dict | list)
-    if how == "drop":
-        del parent[path[-1]]  # type: ignore[arg-type]
-    elif how == "copy" and isinstance(parent, list):
-        parent.append(parent[path[-1]])
-    else:
-        parent[path[-1]] = draw(ODD)  # type: ignore[index]
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(which=st.sampled_from(["deck", "beams"]), data=st.data())
 def test_mutated_data_files_load_and_play_or_raise_data_error(
     which: str, data: st.DataObject
 ) -> None:
-    document = _shipped(which)
-    for _ in range(data.draw(st.integers(1, 3))):
-        _mutate(document, data.draw)
+    document = data.draw(mutated(_shipped(which), ODD))
     with tempfile.TemporaryDirectory() as folder:
         path = _write(Path(folder), f"{which}.toml", _document(document))
         try:
