@@ -615,6 +615,14 @@ class TableService:
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
             raise NoSuchTable("no such table")
         with self.engine.connect() as db:
+            if cached is not None:  # the usual case: one small query says nothing changed
+                mark = db.execute(
+                    select(store.tables.c.step, store.tables.c.updated).where(
+                        store.tables.c.id == table_id
+                    )
+                ).first()
+                if mark is not None and (mark[0], mark[1]) == (cached.step, cached.updated):
+                    return cached
             row = (
                 db.execute(select(store.tables).where(store.tables.c.id == table_id))
                 .mappings()
