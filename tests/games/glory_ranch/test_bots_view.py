@@ -57,8 +57,8 @@ def test_view_draws_the_table_from_the_observation_without_leaks() -> None:
     text = _draw(VIEW.render(state.observe(0)))
     assert "Roc" in text and "Pixie" in text
     assert "Kraken" not in text  # player 1's hand stays hidden
-    assert "Selkie" in text and "[shield]" in text
-    assert "round 1" in text and "clockwise" in text and "deck" in text
+    assert "1 Selkie Se2⧗*" in text  # position, family Sea, Glory, Hour Glass, protected
+    assert "Round 1" in text and "clockwise" in text and "deck" in text
     assert "Give a card from your hand to another player." in text
     assert "play wyvern" in VIEW.notation and "choose rock" in VIEW.notation
 
@@ -109,4 +109,18 @@ def test_choosing_yourself_is_refused_with_the_reason() -> None:
     do(state, "play draw-chosen")
     assert state.why_illegal(state.parse_action("target 1")) is None
     reason = state.why_illegal(Target(0))
-    assert reason == "choose another player, not yourself"
+    assert reason == "choose another player, not yourself: P1 or P2"
+
+
+def test_greedy_never_hands_back_a_card_that_returns_ranch_cards() -> None:
+    """Two greedy players once handed each other's Hob back forever (seed 19)."""
+    result = play(GloryRanch(2, max_turns=3000), [BOTS["greedy"](), BOTS["greedy"]()], seed=19)
+    assert result.outcome.reason == "target reached"
+    state = table(
+        2,
+        hands={0: ["hob", "roc"], 1: ["pixie", "pixie"]},
+        ranches={1: ["hob", "pixie"]},
+        vocabulary=False,
+    )
+    do(state, "play hob")
+    assert _choice(state) == "pick 1:2 pixie"  # not the Hob, though it has more Glory

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ranchhand.core import ActionError, InvalidAction
+from ranchhand.core import ActionError, IllegalAction, InvalidAction
 from ranchhand.games.glory_ranch import GloryState
 from tests.games.glory_ranch.helpers import do, table
 
@@ -84,10 +84,49 @@ def test_good_numbers_still_parse() -> None:
     assert str(_place_position().parse_action("place 03")) == "place 3"
 
 
+def test_seats_are_read_as_the_screen_labels_them() -> None:
+    target = _target_position()
+    assert target.parse_action("target P2") == target.parse_action("target 2")
+    assert str(target.parse_action("target p1")) == "target 1"
+    pick = _pick_position()
+    assert str(pick.parse_action("pick P1:2")) == "pick 1:2 plain"
+    assert str(pick.parse_action("pick p1 2 plain")) == "pick 1:2 plain"
+    with pytest.raises(InvalidAction, match="target: one of 1, 2, got 'p7'"):
+        target.parse_action("target P7")
+
+
+def test_a_refused_choice_says_which_are_allowed() -> None:
+    target = _target_position()
+    with pytest.raises(IllegalAction, match="choose another player, not yourself: P1 or P2"):
+        target.parse_action("target P0")
+    place = _place_position()
+    with pytest.raises(IllegalAction, match=r"your ranch has positions 1 to 3: place 1\.\.3"):
+        place.parse_action("place 6")
+    play = table(3, hands={0: ["plain", "fairy"]})
+    with pytest.raises(IllegalAction, match=r"asked now: player 0 plays .*\(e\.g\. play"):
+        play.parse_action("choose rock")
+
+
+def test_a_protected_card_is_refused_as_protected() -> None:
+    state = table(
+        2,
+        hands={0: ["cinder-wyrm", "roc"]},
+        ranches={0: ["kraken"], 1: ["selkie", "roc", "wyvern"]},
+        vocabulary=False,
+    )
+    state.shields[1] = [1, 0, 0]
+    do(state, "play cinder-wyrm")
+    with pytest.raises(IllegalAction, match="Selkie in P1's ranch is protected; pick one of 1:2"):
+        state.parse_action("pick P1:1")
+    with pytest.raises(IllegalAction, match="Kraken in P0's ranch cannot be picked: the card"):
+        state.parse_action("pick 0:1")
+
+
 WORDS = [
     "play", "discard", "give", "pass", "target", "pick", "place", "choose", "draw", "steal",
     "rock", "paper", "scissors", "plain", "fairy", "Plain", "0", "1", "2", "3", "7", "99",
     "1:1", "0:2", "1:2", "2:1", "¹:1", "²", "١", "𝟐", "-1", ":", "x", "", "９",
+    "P1", "p2", "P1:2", "p0:1", "P", "p:1", "P¹",
 ]  # fmt: skip
 
 

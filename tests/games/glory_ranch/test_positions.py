@@ -264,7 +264,26 @@ def test_a_full_history_must_add_up_to_the_totals() -> None:
     best = max(points)
     data["data"]["rounds"][0]["points"] = [p - 1 if p != best else p for p in points]
     data["data"]["rounds"][0]["winners"] = [p for p, x in enumerate(points) if x == best]
+    with pytest.raises(StateError, match=r"rounds\[0\]\.points\[\d\]: glory \+ bonus - penalty"):
+        state.game.state_from_json(data)
+    for part in ("glory", "bonus", "penalty"):  # a record written before parts were kept
+        del data["data"]["rounds"][0][part]
     with pytest.raises(StateError, match=r"data.totals: the rounds played add up to"):
+        state.game.state_from_json(data)
+
+
+def test_a_round_record_keeps_its_score_parts_together_and_true() -> None:
+    state = _second_round()
+    data = json.loads(json.dumps(state.to_json()))
+    record = data["data"]["rounds"][0]
+    assert set(record) >= {"glory", "bonus", "penalty"}
+    partial = json.loads(json.dumps(data))
+    del partial["data"]["rounds"][0]["bonus"]
+    with pytest.raises(StateError, match=r"rounds\[0\]\.bonus: missing"):
+        state.game.state_from_json(partial)
+    record["glory"][0] += 1
+    record["penalty"][0] += 1
+    with pytest.raises(StateError, match=r"rounds\[0\]\.glory\[0\]: the cards of that ranch"):
         state.game.state_from_json(data)
 
 

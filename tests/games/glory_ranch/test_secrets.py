@@ -96,9 +96,9 @@ def test_no_text_names_a_card_the_viewer_cannot_know(
     notes: list[str] = []
     original = GloryState._note
 
-    def noting(self: GloryState, text: str) -> None:
+    def noting(self: GloryState, text: str, *move: object) -> None:
         notes.append(text)
-        original(self, text)
+        original(self, text, *move)
 
     monkeypatch.setattr(GloryState, "_note", noting)
     state = GloryRanch(players, deck=single_copy_deck, target=25).new_initial_state()
@@ -139,19 +139,20 @@ def test_no_text_names_a_card_the_viewer_cannot_know(
 def test_draws_and_steals_are_told_to_those_who_see_them() -> None:
     from tests.games.glory_ranch.helpers import do, table
 
-    state = table(3, hands={0: ["steal", "plain"], 1: ["fairy"]}, stock=["skip"])
+    state = table(3, hands={0: ["steal", "plain"], 1: ["fairy", "fairy"]}, stock=["skip"])
     do(state, "play steal", "target 1")
     steal = state.legal_actions(CHANCE)[0]
     assert state.describe_for(0, steal, CHANCE) == "P0 steals Fairy from P1"
-    assert state.describe_for(1, steal, CHANCE) == "P0 steals Fairy from P1"
+    assert state.describe_for(1, steal, CHANCE) == "P0 steals your Fairy"
     assert state.describe_for(2, steal, CHANCE) == "P0 steals a card from P1"
     assert state.describe_for(None, steal, CHANCE) == "P0 steals a card from P1"
     do(state, "steal fairy")
     state = table(3, hands={0: ["draw-you", "plain"]}, stock=["skip"])
     do(state, "play draw-you")
     draw = state.legal_actions(CHANCE)[0]
-    assert state.describe_for(0, draw, CHANCE) == "P0 draws Skip"
-    assert state.describe_for(1, draw, CHANCE) == "P0 draws a card"
+    # the deck runs dry with this draw, so the round ends: the line goes on to say so
+    assert state.describe_for(0, draw, CHANCE).startswith("P0 draws Skip; round 1 ends: ")
+    assert state.describe_for(1, draw, CHANCE).startswith("P0 draws a card; round 1 ends: ")
     assert state.describe_for(CHANCE, draw, CHANCE) == "draw skip"
     assert state.describe_for(1, HandCard("discard", "plain"), 0) == "discard plain"
 
@@ -183,3 +184,24 @@ def test_a_pending_sign_never_shows_to_anyone_else(players: int, seed: int) -> N
                 assert len(drawn) == 1
         state.apply(action, player)
     assert contests >= 1
+
+
+def test_the_spectator_sees_the_table_but_no_hand_sign_or_passed_card() -> None:
+    from tests.games.glory_ranch.helpers import do, table
+
+    state = table(3, hands={0: ["griffin", "roc"], 1: ["kraken", "kraken"]}, vocabulary=False)
+    do(state, "play griffin", "target 1")
+    state.apply_text("choose paper", 0)  # P0's sign is pending
+    for viewer in (None, -1, 3, 99):
+        seen = state.observe(viewer)
+        assert seen.player is None and seen.hand == [] and seen.my_sign is None
+        assert seen.passing == [] and seen.hand_sizes == [1, 2, 2]
+        text = _draw(state, viewer, state.log)  # type: ignore[arg-type]
+        assert "Kraken" not in text and "secret sign" not in text and "(your move)" not in text
+        assert "P0 you" not in text and "1 Griffin B4" in text
+    assert json.dumps(state.observe(None).to_json())  # JSON-ready, like any observation
+    state = table(
+        3, hands={0: ["tanuki", "roc", "kraken"], 1: ["selkie", "pixie"]}, vocabulary=False
+    )
+    do(state, "play tanuki", "pass kraken")
+    assert state.observe(0).passing and not state.observe(None).passing

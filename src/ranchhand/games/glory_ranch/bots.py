@@ -29,6 +29,8 @@ class Knowledge:
         self.tables = Tables.of(deck)
         self.index = {c.id: c.index for c in deck.cards}
         self.glory, self.penalty = self.tables.glory, self.tables.penalty
+        self.returns = tuple(any(e.do == "return" for e in c.actions) for c in deck.cards)
+        """Cards that return a ranch card when played: given back, they come back at you."""
 
 
 _KNOWN: dict[int, Knowledge] = {}
@@ -40,6 +42,9 @@ def knowledge(deck: Deck) -> Knowledge:
         known = _KNOWN[id(deck)] = Knowledge(deck)
     return known
 
+
+RETURN_BACK = 100.0
+"""How much worse it is to hand an opponent back a card that returns ranch cards."""
 
 HOSTILE_DRAW = 1.2
 """What one card drawn by an opponent is worth to me (it may stick as a penalty)."""
@@ -62,7 +67,7 @@ class GreedyBot(Bot):
         k = knowledge(obs.cards)
         if isinstance(first, HandCard):
             if first.verb == "play":
-                me = obs.player
+                me = seat(obs)
                 before = ranch_points(k.tables, obs.ranches, me, len(obs.hand) - 1)
                 return max(legal_actions, key=lambda a: play_value(k, obs, a, before))  # type: ignore[arg-type]
             return max(legal_actions, key=lambda a: shed_value(k, a.card))  # type: ignore[attr-defined]
@@ -73,13 +78,20 @@ class GreedyBot(Bot):
         return choose_pick(k, obs, legal_actions)  # type: ignore[arg-type]
 
 
+def seat(obs: GloryObservation) -> int:
+    """The bot's own seat (a bot always plays one; only a spectator has none)."""
+    if obs.player is None:
+        raise ValueError("a bot needs a seat's observation, not the spectator's")
+    return obs.player
+
+
 def play_value(k: Knowledge, obs: GloryObservation, action: HandCard, before: int) -> float:
     """Glory gained now + penalty taken out of the hand + the actions' rough worth.
 
     ``before`` is my ranch's points now (with the hand one card smaller).
     """
     card = k.deck.cards[k.index[action.card]]
-    me = obs.player
+    me = seat(obs)
     ranches = list(obs.ranches)
     ranches[me] = [*ranches[me], card.index]
     hand_after = len(obs.hand) - 1
@@ -109,7 +121,7 @@ def choose_target(k: Knowledge, obs: GloryObservation, legal: Sequence[Target]) 
 
 def choose_pick(k: Knowledge, obs: GloryObservation, legal: Sequence[Pick]) -> Pick:
     """Protect my best card; take the leader's best card; give back my weakest."""
-    me = obs.player
+    me = seat(obs)
     step = obs.step
     what = step[2] if step is not None and len(step) > 2 else "banish"
     if what == "protect":
@@ -120,9 +132,13 @@ def choose_pick(k: Knowledge, obs: GloryObservation, legal: Sequence[Pick]) -> P
     lead = max(threat)
 
     def worth(pick: Pick) -> float:
+        card = k.index[pick.card]
         sign = -1.0 if pick.seat == me else 1.0
         bonus = 3 if threat[pick.seat] == lead else 0
-        return sign * (k.glory[k.index[pick.card]] + bonus)
+        # a card handed back to its owner is played again: never hand back one that
+        # returns a ranch card, or two such players hand the same cards back forever
+        comeback = RETURN_BACK if what == "return" and k.returns[card] else 0.0
+        return sign * (k.glory[card] + bonus) - comeback
 
     return max(legal, key=worth)
 
@@ -162,7 +178,7 @@ def best_slot(k: Knowledge, ranches: list[list[int]], me: int, hand_size: int) -
 def place_value(k: Knowledge, obs: GloryObservation, slot: int) -> float:
     """Ranch points with the card just played (the rightmost) moved to ``slot``."""
     ranches = [list(r) for r in obs.ranches]
-    me = obs.player
+    me = seat(obs)
     ranch = ranches[me]
     ranch.insert(slot, ranch.pop())
     return ranch_points(k.tables, ranches, me, len(obs.hand))
@@ -176,7 +192,7 @@ def effect_value(
     Drawing costs more when the round may end soon (an opponent's hand is no larger
     than mine), because a card stuck in hand scores its penalty.
     """
-    me = obs.player
+    me = seat(obs)
     others = [p for p in range(obs.players) if p != me]
     soon = min(obs.hand_sizes[p] for p in others) <= len(rest) + 1
     own_draw = -2.0 if soon else -0.5
@@ -208,8 +224,18 @@ def effect_value(
     if do in ("banish", "return"):
         if e.target == "yours":
             return -min((k.glory[i] for i in ranches[me]), default=0)
-        best = max((k.glory[i] for p in others for i in ranches[p]), default=0)
-        return 0.7 * best + (1.0 if do == "return" else 0.0)
+        open_cards = [
+            i
+            for p in others
+            for i, shield in zip(ranches[p], obs.shields[p], strict=False)
+            if not shield
+        ]
+        if do == "return":
+            worth = [k.glory[i] for i in open_cards if not k.returns[i]]
+            if not worth and open_cards:
+                return -2.0  # only cards that would come back at me: no use
+            return 0.7 * max(worth, default=0) + (1.0 if worth else 0.0)
+        return 0.7 * max((k.glory[i] for i in open_cards), default=0)
     if do in ("protect", "rps"):
         return 0.5
     return 0.0

@@ -36,7 +36,7 @@ class GloryRanch(Game):
             0,
             "Total Glory that ends the game (at the end of the round in which a player "
             "reaches it). 0 uses the rulebook's recommendation by player count: 50 for "
-            "2-4 players, 30 for 5-6 (rules README: Glory Ranch defaults).",
+            "2-4 players, 30 for 5-6 (the book recommends 50 for 3-4 and 30 for 5).",
             minimum=0,
             maximum=500,
         ),

@@ -2,6 +2,8 @@
 
 Cards may be named by id or by name (``play hearth-drake``, ``play Hearth Drake``);
 a ranch card is ``pick SEAT:POSITION`` with an optional card name that must match.
+Seats may be typed as the screen shows them: ``target P2``, ``pick P1:3`` (or
+``pick P1 3``).
 
 Numbers are typed by people, so they are read with :func:`read_number`: ASCII
 digits only, bounded. ``int()`` would take ``²`` or a five-thousand-digit string;
@@ -41,7 +43,8 @@ if TYPE_CHECKING:
 
 FORMS = (
     "play CARD, discard CARD, give CARD, pass CARD (a card from your hand); "
-    "target SEAT; pick SEAT:POSITION [CARD]; place POSITION; choose rock|paper|scissors"
+    "target SEAT (2 or P2); pick SEAT:POSITION [CARD] (P2:3); place POSITION; "
+    "choose rock|paper|scissors"
 )
 
 
@@ -95,10 +98,15 @@ def _refuse(what: str, word: str, offered: Sequence[str], error: InvalidAction) 
     return error
 
 
+def _label(word: str) -> str:
+    """A seat as the screen labels it (``P1``, ``p1``) or as a bare number (``1``)."""
+    return word[1:] if len(word) > 1 and word[0] in "pP" else word
+
+
 def _seat(state: GloryState, word: str, player: int = -1) -> int:
-    """A seat number typed after ``target``: 0..players-1 (legality decides the rest)."""
+    """A seat typed after ``target``: 0..players-1 or P0..; legality decides the rest."""
     try:
-        return read_number(word, "target", 0, state.game.players - 1)
+        return read_number(_label(word), "target", 0, state.game.players - 1)
     except InvalidAction as error:
         raise _refuse("target", word, _offered(state, player, Target), _seat_error(error)) from None
 
@@ -116,11 +124,15 @@ def _position(state: GloryState, word: str, player: int) -> int:
 
 
 def _pick(state: GloryState, words: list[str], player: int) -> Pick:
-    expected = "pick SEAT:POSITION, e.g. pick 2:3 (player 2's third card from the left)"
+    expected = "pick SEAT:POSITION, e.g. pick P2:3 (P2's third card from the left)"
     offered = [f"{a.seat}:{a.slot}" for a in state.legal_actions(player) if isinstance(a, Pick)]
     if not words:
         raise InvalidAction(f"expected {expected}")
     seat_text, sep, slot_text = words[0].partition(":")
+    if not sep and len(words) > 1 and words[1].isascii() and words[1].isdigit():
+        seat_text, sep, slot_text = words[0], ":", words[1]  # pick P1 3
+        words = [f"{seat_text}:{slot_text}", *words[2:]]
+    seat_text = _label(seat_text)
     if not sep:
         raise _refuse("pick", words[0], offered, InvalidAction(f"expected {expected}"))
     try:

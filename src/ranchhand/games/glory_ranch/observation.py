@@ -2,6 +2,8 @@
 
 Other players' hands appear only as sizes; a pending rock-paper-scissors sign is
 shown only to the player who chose it; cards being passed only to their passer.
+The spectator (``player`` None) sees what the table shows to nobody in particular:
+no hand, no sign, no card being passed.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from ranchhand.games.glory_ranch.cards import Deck, Effect
 
 @dataclass
 class GloryObservation:
-    player: int
+    player: int | None
+    """The seat observing, or None for the spectator."""
     players: int
     round: int
     target: int
@@ -35,7 +38,13 @@ class GloryObservation:
     my_sign: str | None
     passing: list[int]
     log: list[str]
-    last_round: list[int] | None
+    last_round: dict[str, Any] | None
+    """The last round scored: ``round``; per player ``glory`` (the ranch's printed Glory),
+    ``bonus`` (Hour Glass), ``penalty`` (of the cards left in hand, subtracted), ``points``
+    (the round's score) and ``totals`` (running totals after it); the round's ``winners``.
+    The parts are None for a round recorded before they were kept."""
+    winners: list[int]
+    """Who won the game, once it is over (empty until then)."""
     ids: tuple[str, ...]
     cards: Deck
     """The deck's card data (public knowledge, like the printed cards); not in the JSON."""
@@ -64,4 +73,5 @@ class GloryObservation:
             "passing": [ids[k] for k in self.passing],
             "log": list(self.log),
             "last_round": self.last_round,
+            "winners": list(self.winners),
         }

@@ -47,6 +47,9 @@ KEYS = (
     "log",
     "result",
 )
+PARTS = ("glory", "bonus", "penalty")
+"""A round record's score parts: printed Glory, Hour Glass bonuses, hand penalties."""
+ROUND_KEYS = ("ranches", "points", *PARTS, "winners", "turns")
 MAX_TOTAL = 10**6
 """No total of Glory comes near this; a larger number is a broken file."""
 MAX_ROUNDS = 10**5
@@ -208,12 +211,9 @@ def _entry(value: Any, where: str) -> tuple[Any, ...]:
 
 
 def _round(game: GloryRanch, value: Any, where: str) -> dict[str, Any]:
-    record = _table(
-        value,
-        where,
-        ("ranches", "points", "winners", "turns"),
-        ("ranches", "points", "winners", "turns"),
-    )
+    """A round record; its score parts (``glory``, ``bonus``, ``penalty``) come all or none
+    (records written before they were kept have none) and add up to the points."""
+    record = _table(value, where, ROUND_KEYS, ("ranches", "points", "winners", "turns"))
     ranches = _per_player(
         game, record["ranches"], f"{where}.ranches", lambda v, w: _cards(game, v, w, RANCH_LIMIT)
     )
@@ -228,12 +228,36 @@ def _round(game: GloryRanch, value: Any, where: str) -> dict[str, Any]:
         )
     turns = _whole(record["turns"], f"{where}.turns", 1, 10**9)
     ids = game.ids
-    return {
+    checked: dict[str, Any] = {
         "ranches": [[ids[k] for k in r] for r in ranches],
         "points": points,
-        "winners": winners,
-        "turns": turns,
     }
+    given = [key for key in PARTS if key in record]
+    if given and len(given) < len(PARTS):
+        missing = next(key for key in PARTS if key not in record)
+        together = ", ".join(PARTS)
+        raise StateError(f"{where}.{missing}", f"missing (the parts {together} go together)")
+    if given:
+        for key in PARTS:
+            checked[key] = _per_player(
+                game, record[key], f"{where}.{key}", lambda v, w: _whole(v, w, 0, MAX_TOTAL)
+            )
+        for p, ranch in enumerate(ranches):
+            glory = sum(game.tables.glory[k] for k in ranch)
+            if checked["glory"][p] != glory:
+                raise StateError(
+                    f"{where}.glory[{p}]",
+                    f"the cards of that ranch show {glory} Glory, got {checked['glory'][p]}",
+                )
+            parts = checked["glory"][p] + checked["bonus"][p] - checked["penalty"][p]
+            if parts != points[p]:
+                raise StateError(
+                    f"{where}.points[{p}]",
+                    f"glory + bonus - penalty make {parts}, got {points[p]}",
+                )
+    checked["winners"] = winners
+    checked["turns"] = turns
+    return checked
 
 
 def _log_line(value: Any, where: str) -> str:

@@ -92,6 +92,40 @@ def round_points(
     ]
 
 
+@dataclass(frozen=True)
+class Breakdown:
+    """Every player's round score in parts: points = glory + bonus - penalty.
+
+    >>> parts = Breakdown((5, 0), (2, 0), (0, 3))
+    >>> parts.points
+    [7, -3]
+    """
+
+    glory: tuple[int, ...]
+    """The Glory printed on the cards in each ranch."""
+    bonus: tuple[int, ...]
+    """The Hour Glass bonuses of each ranch."""
+    penalty: tuple[int, ...]
+    """The penalties of the cards left in each hand (a positive number, subtracted)."""
+
+    @property
+    def points(self) -> list[int]:
+        return [g + b - p for g, b, p in zip(self.glory, self.bonus, self.penalty, strict=True)]
+
+
+def round_breakdown(
+    tables: Tables, ranches: Sequence[Sequence[int]], hands: Sequence[Sequence[int]]
+) -> Breakdown:
+    """The parts of every player's round score (their sum is :func:`round_points`)."""
+    glory = tables.glory
+    players = range(len(ranches))
+    return Breakdown(
+        tuple(sum(glory[k] for k in ranches[p]) for p in players),
+        tuple(bonus_points(tables, ranches, p, sum(hands[p])) for p in players),
+        tuple(hand_penalty(tables, hands[p]) for p in players),
+    )
+
+
 def add_round(totals: Sequence[int], points: Sequence[int]) -> list[int]:
     """New running totals: a total never goes below 0.
 

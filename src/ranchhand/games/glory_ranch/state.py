@@ -27,10 +27,11 @@ from ranchhand.games.glory_ranch.actions import (
     Target,
 )
 from ranchhand.games.glory_ranch.cards import Effect
+from ranchhand.games.glory_ranch.describe import Move, describe, round_line
 from ranchhand.games.glory_ranch.game import HAND_SIZE, RANCH_LIMIT, GloryRanch
 from ranchhand.games.glory_ranch.notation import parse_action
 from ranchhand.games.glory_ranch.observation import GloryObservation
-from ranchhand.games.glory_ranch.scoring import add_round, round_points
+from ranchhand.games.glory_ranch.scoring import add_round, round_breakdown
 
 Step = tuple[Any, ...]
 DECISIONS = frozenset({"discard", "give", "pass", "play", "target", "place", "pick"})
@@ -69,6 +70,8 @@ class GloryState(State):
         self.rounds: list[dict[str, Any]] = []
         self.log: list[str] = []
         self.result: Outcome | None = None
+        self.moves: list[Move] | None = None
+        """When a list, every action appends what it does (for the log; see describe.py)."""
         """The outcomes of the current chance node, computed once (cleared by every action)."""
         self._deal()
 
@@ -107,17 +110,8 @@ class GloryState(State):
         return self._options(top)
 
     def _why_illegal(self, action: Hashable, player: int) -> str | None:
-        asked = self.asking()
-        if isinstance(action, HandCard):
-            if action.card not in self.game.index:
-                return f"there is no card {action.card!r} in this deck"
-            if not self.hands[player][self.game.index[action.card]]:
-                return f"you have no {action.card} in your hand"
-        if isinstance(action, Target) and action.seat == player:
-            return "choose another player, not yourself"
-        if isinstance(action, Pick):
-            return f"{action} is not a card you may choose now ({asked})"
-        return f"{action} does not answer what is asked now: {asked}"
+        """Why ``action`` is refused, with what would be accepted (see :func:`_refusal`)."""
+        return _refusal(self, action, player)
 
     def _parse(self, text: str, player: int) -> Hashable:
         return parse_action(self, text, player)
@@ -136,6 +130,7 @@ class GloryState(State):
             else:
                 self.hands[top[2]][card] -= 1
                 self.hands[top[1]][card] += 1
+                self._moved(("steal", "", top[1], top[2], card))
         elif isinstance(action, Choose):
             self.signs[player] = action.sign
             if len(self.signs) == 2:
@@ -163,7 +158,7 @@ class GloryState(State):
         if len(self.ranches[player]) == RANCH_LIMIT:
             self.seventh = True
         self.playing = True
-        self._note(f"P{player} plays {self.game.deck.cards[card].name}")
+        self._note(f"P{player} plays {self.game.deck.cards[card].name}", "play", player, card)
         for number in reversed(self.game.card_effects[card]):
             self.stack.append(("do", player, -1, number))
 
@@ -200,15 +195,17 @@ class GloryState(State):
                 stack.pop()
                 n = self.game.players
                 for p, cards in enumerate(self.passing):
-                    receiver = self.hands[(p + top[1]) % n]
+                    seat = (p + top[1]) % n
                     for card in cards:
-                        receiver[card] += 1
+                        self.hands[seat][card] += 1
+                        self._moved(("pass", "", p, seat, card))
                     cards.clear()
             elif kind == "trade":
                 stack.pop()
                 a, b = top[1], top[2]
+                hand_a, hand_b = tuple(self.hands[a]), tuple(self.hands[b])
                 self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
-                self._note(f"P{a} trades hands with P{b}")
+                self._note(f"P{a} trades hands with P{b}", "trade", a, b, hand_a, hand_b)
             else:
                 options = self._options(top)
                 if len(options) > 1:
@@ -233,19 +230,21 @@ class GloryState(State):
 
     def _end_round(self) -> None:
         game = self.game
-        points = round_points(game.tables, self.ranches, self.hands)
+        parts = round_breakdown(game.tables, self.ranches, self.hands)
+        points = parts.points
         best = max(points)
         self.rounds.append(
             {
                 "ranches": [[game.ids[k] for k in r] for r in self.ranches],
                 "points": points,
+                "glory": list(parts.glory),
+                "bonus": list(parts.bonus),
+                "penalty": list(parts.penalty),
                 "winners": [p for p, x in enumerate(points) if x == best],
                 "turns": self.round_turns,
             }
         )
         self.totals = add_round(self.totals, points)
-        scores = ", ".join(f"P{p} {x:+d}" for p, x in enumerate(points))
-        self._note(f"round {self.round} ends: {scores}")
         top = max(self.totals)
         if top >= game.target:
             leaders = tuple(p for p, t in enumerate(self.totals) if t == top)
@@ -253,8 +252,10 @@ class GloryState(State):
                 self.result = Outcome(
                     leaders, tuple(float(t) for t in self.totals), "target reached"
                 )
-                return
-        self._new_round()
+        scores = ", ".join(f"P{p} {x:+d}" for p, x in enumerate(points))
+        self._note(f"round {self.round} ends: {scores}", "round", round_line(self, self.round))
+        if self.result is None:
+            self._new_round()
 
     def _new_round(self) -> None:
         game = self.game
@@ -390,12 +391,12 @@ class GloryState(State):
             card = self.game.index[action.card]
             self.hands[actor][card] -= 1
             self.discard[card] += 1
-            self._note(f"P{actor} discards {names[card].name}")
+            self._note(f"P{actor} discards {names[card].name}", "discard", actor, card)
         elif kind == "give":
             card = self.game.index[action.card]
             self.hands[actor][card] -= 1
             self.hands[step[2]][card] += 1
-            self._note(f"P{actor} gives P{step[2]} a card")
+            self._note(f"P{actor} gives P{step[2]} a card", "give", actor, step[2], card)
         elif kind == "pass":
             card = self.game.index[action.card]
             self.hands[actor][card] -= 1
@@ -451,11 +452,18 @@ class GloryState(State):
         steps += [("do", loser, winner, number[x]) for x in effect.lose]
         self.stack.extend(reversed(steps))
 
-    def _note(self, text: str) -> None:
+    def _note(self, text: str, kind: str = "note", *details: Any) -> None:
+        """A public line of the log; ``kind`` and ``details`` say what it was for the moves
+        (a card given is "a card" in the public line, its name is in the details)."""
         log = self.log
         log.append(text)
         if len(log) > LOG_LENGTH:
             del log[0]
+        self._moved((kind, text, *details))
+
+    def _moved(self, move: Move) -> None:
+        if self.moves is not None:
+            self.moves.append(move)
 
     # --------------------------------------------------------- information
     def asking(self) -> str:
@@ -486,40 +494,31 @@ class GloryState(State):
         return f"player {top[1]} picks a ranch card to {what}"
 
     def describe_for(self, viewer: int | None, action: Hashable, player: int) -> str:
-        """``action`` as ``viewer`` may see it: nobody learns a card they could not see.
+        """``action`` and what follows from it, as ``viewer`` may see it (see describe.py).
 
-        A card given or passed is known to the giver alone (the receiver sees it arrive
-        in their hand). A card drawn is seen by the drawer; a card stolen by the thief
-        and the robbed player. A rock-paper-scissors sign is secret until both players
-        have chosen: the first sign is hidden from everyone else, the second completes
-        the contest, whose result names both signs anyway. Plays and discards are face
-        up (the discard pile is public), so they are named to everyone.
+        A card given or passed is named to the giver and the receiver; a card drawn
+        to the drawer; a card stolen to the thief and the robbed player; traded hands
+        to the two traders. A rock-paper-scissors sign is "chooses a sign" to everyone
+        else until both players have chosen (the contest's result names both signs).
+        Plays and discards are face up, so they are named to everyone. ``viewer`` None
+        is nobody in particular: a shared screen, a spectator.
         """
-        if viewer in (player, CHANCE):
-            return str(action)
-        if isinstance(action, HandCard) and action.verb in ("give", "pass"):
-            return f"{action.verb}s a card"
-        if isinstance(action, Choose):
-            return "chooses a sign" if not self.signs else str(action)
-        if isinstance(action, Draw | Steal) and self.stack:
-            top = self.stack[-1]
-            name = self.game.deck.cards[self.game.index[action.card]].name
-            if top[0] == "draw":
-                seen = viewer == top[1]
-                return f"P{top[1]} draws {name if seen else 'a card'}"
-            seen = viewer in (top[1], top[2])
-            return f"P{top[1]} steals {name if seen else 'a card'} from P{top[2]}"
-        return super().describe_for(viewer, action, player)
+        return describe(self, viewer, action, player)
 
-    def observe(self, player: int) -> GloryObservation:
+    def observe(self, player: int | None) -> GloryObservation:
+        """What ``player`` sees; ``player`` None (or any number that is not a seat) is the
+        spectator: every ranch, total and hand size, but no hand, no pending sign and no
+        card being passed."""
         game = self.game
+        seat = player if player is not None and 0 <= player < game.players else None
         top = self.stack[-1] if self.stack else None
         acting = self.acting_players() if self.result is None else ()
         effect = None
         if top is not None and top[0] in ("target", "rps"):
             effect = game.effects[top[3]]
+        hand = [] if seat is None else self.hands[seat]
         return GloryObservation(
-            player=player,
+            player=seat,
             players=game.players,
             round=self.round,
             target=game.target,
@@ -529,7 +528,7 @@ class GloryState(State):
             direction=self.direction,
             deck=sum(self.deck),
             discard=sum(self.discard),
-            hand=[k for k, c in enumerate(self.hands[player]) if c for _ in range(c)],
+            hand=[k for k, c in enumerate(hand) if c for _ in range(c)],
             hand_sizes=[sum(h) for h in self.hands],
             ranches=[list(r) for r in self.ranches],
             shields=[list(s) for s in self.shields],
@@ -537,13 +536,31 @@ class GloryState(State):
             step=None if top is None or top[0] == "do" else tuple(top[:3]),
             effect=effect,
             asking=self.asking(),
-            my_sign=self.signs.get(player),
-            passing=list(self.passing[player]),
+            my_sign=None if seat is None else self.signs.get(seat),
+            passing=[] if seat is None else list(self.passing[seat]),
             log=list(self.log),
-            last_round=list(self.rounds[-1]["points"]) if self.rounds else None,
+            last_round=self._last_round(),
+            winners=list(self.result.winners) if self.result else [],
             ids=game.ids,
             cards=game.deck,
         )
+
+    def _last_round(self) -> dict[str, Any] | None:
+        """The last round scored, every player's score in parts, with the totals it left."""
+        if not self.rounds:
+            return None
+        record = self.rounds[-1]
+        parts = {
+            key: None if record.get(key) is None else list(record[key])
+            for key in ("glory", "bonus", "penalty")
+        }
+        return {
+            "round": self.round if self.result is not None else self.round - 1,
+            **parts,
+            "points": list(record["points"]),
+            "totals": list(self.totals),
+            "winners": list(record["winners"]),
+        }
 
     def details(self) -> dict[str, Any]:
         """Per round: ranch cards, points, round winners, turns; the game's totals."""
@@ -620,3 +637,57 @@ def _lower(effect: Effect) -> str:
 
     text = effect_text(effect)
     return text[:1].lower() + text[1:]
+
+
+def _refusal(state: GloryState, action: Hashable, player: int) -> str:
+    """Why ``action`` is not legal now, naming the choices that are.
+
+    A card in no hand, yourself as the other player, a protected ranch card ("Selkie
+    in P1's ranch is protected"), a card outside the ranches you may pick from, a
+    position past the end of your ranch: each is said, with the legal choices.
+    """
+    game = state.game
+    asked = state.asking()
+    legal = state.legal_actions(player)
+    if isinstance(action, HandCard):
+        if action.card not in game.index:
+            return f"there is no card {action.card!r} in this deck"
+        if not state.hands[player][game.index[action.card]]:
+            return f"you have no {action.card} in your hand"
+    if isinstance(action, Target):
+        seats = [f"P{a.seat}" for a in legal if isinstance(a, Target)]
+        choices = f": {_either(seats)}" if seats else ""
+        if action.seat == player:
+            return f"choose another player, not yourself{choices}"
+        if seats:
+            return f"P{action.seat} cannot be chosen now; choose {_either(seats)}"
+    if isinstance(action, Pick):
+        picks = [f"{a.seat}:{a.slot}" for a in legal if isinstance(a, Pick)]
+        ranch = state.ranches[action.seat] if 0 <= action.seat < game.players else []
+        choices = f"; pick one of {', '.join(picks)}" if picks else ""
+        if picks and 0 < action.slot <= len(ranch):
+            card = game.deck.cards[ranch[action.slot - 1]]
+            where = f"P{action.seat}'s ranch"
+            if card.id != action.card:
+                return f"the card at {action.seat}:{action.slot} is {card.id}, not {action.card}"
+            if state.shields[action.seat][action.slot - 1]:
+                return f"{card.name} in {where} is protected{choices}"
+            scope = sorted({a.seat for a in legal if isinstance(a, Pick)})
+            whose = "your" if scope == [player] else "another player's"
+            return (
+                f"{card.name} in {where} cannot be picked: the card asks for {whose} ranch{choices}"
+            )
+        return f"{action} is not a card you may choose now ({asked}){choices}"
+    if isinstance(action, Place):
+        slots = [a.slot for a in legal if isinstance(a, Place)]
+        if slots:
+            return f"your ranch has positions 1 to {max(slots)}: place 1..{max(slots)}"
+    examples = ", ".join(str(a) for a in legal[:3])
+    return f"{action} does not answer what is asked now: {asked}" + (
+        f" (e.g. {examples})" if examples else ""
+    )
+
+
+def _either(items: list[str]) -> str:
+    """``P1``, ``P1 or P2``, ``P1, P2 or P3``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"

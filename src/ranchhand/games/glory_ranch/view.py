@@ -1,125 +1,98 @@
 """The terminal view of Glory Ranch (Rich): the table as one player sees it.
 
-Everything drawn comes from the observation: your hand with each card's
-generated rules text, every ranch (positions numbered for ``pick``), scores,
-direction of play, round, deck and discard sizes, and what is being asked.
-Other players' hands are drawn as sizes only; a pending rock-paper-scissors
-sign only for the player who chose it.
+Everything drawn comes from the observation (see board.py for the board's
+layout): scores, every ranch with positions for ``pick`` and family codes, your
+hand with each card's text, what is being asked. Other players' hands are drawn
+as sizes only; a pending rock-paper-scissors sign only for the player who chose
+it. The compact action summary takes at most three lines.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from rich.columns import Columns
-from rich.console import Group, RenderableType
-from rich.panel import Panel
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ranchhand.cli.view import GameView
-from ranchhand.games.glory_ranch.cards import Card
-from ranchhand.games.glory_ranch.observation import GloryObservation
-
-FAMILY_STYLE = {
-    "dragon": "red",
-    "fae": "magenta",
-    "beast": "yellow",
-    "spirit": "cyan",
-    "sea": "blue",
-    "sky": "green",
-}
+from ranchhand.cli.view import SCREEN_WIDTH, SUMMARY_LINES, GameView
+from ranchhand.games.glory_ranch.actions import Choose, HandCard, Pick, Place, Target
+from ranchhand.games.glory_ranch.board import FAMILY_STYLE, Board
 
 NOTATION = """\
-Actions (seats are numbered from 0; ranch positions from 1 at the left end):
+Actions (seats as shown, P0 P1 ...; ranch positions from 1 at the left end):
   play wyvern          play a card from your hand (id or name: play Hearth Drake)
   discard pixie        choose a card of your hand to discard, give or pass:
   give roc, pass puck    the card's text says which
-  target 2             choose another player (seat 2) for the card's action
-  pick 1:3             choose player 1's third ranch card (pick 1:3 roc checks the name)
+  target P2            choose another player (target 2 works too)
+  pick P1:3            choose P1's third ranch card (pick 1:3 roc checks the name)
   place 1              put the card you just played at position 1 (the left end)
-  choose rock          your secret rock-paper-scissors sign (rock, paper or scissors)
-Chance outcomes in records read 'draw wyvern' and 'steal puck'."""
+  choose rock          your secret rock-paper-scissors sign (or just: rock)
+Chance outcomes in records read 'draw wyvern' and 'steal puck'.
+The board: 'P1  12pt hand 4 | 1 Selkie Se2⧗*' is P1 with 12 Glory and 4 cards in hand;
+in their ranch, at position 1, a Selkie: family Sea, 2 Glory, an Hour Glass bonus,
+protected. Family codes are in the key line. Your hand lists each card's family and
+Glory, its penalty (-2: lost if it is still in your hand when the round ends) and what
+it does (in short when the whole text does not fit: 'rules' has every card's text)."""
 
-
-def _card_name(card: Card, shielded: bool = False) -> Text:
-    style = FAMILY_STYLE.get(card.family, "white")
-    text = Text(card.name, style=f"bold {style}")
-    text.append(f" {card.glory}", style="bold")
-    if card.bonus is not None:
-        text.append("⧗", style="dim")
-    if shielded:
-        text.append(" [shield]", style="bold white")
-    return text
+__all__ = ["FAMILY_STYLE", "NOTATION", "VIEW", "GloryView"]
 
 
 class GloryView(GameView):
-    """Draws hands, ranches, scores and the simulation card table."""
+    """Draws the board, the actions in three lines, and the simulation card table."""
 
     notation = NOTATION
 
     def render(self, observation: Any) -> RenderableType:
-        obs: GloryObservation = observation
-        cards = obs.cards.cards
-        me = obs.player
-        direction = "clockwise →" if obs.direction == 1 else "← counter-clockwise"
-        head = Text()
-        head.append(f"Glory Ranch, round {obs.round}", style="bold")
-        head.append(f"   target {obs.target}   play {direction}   ")
-        head.append(f"deck {obs.deck}   discard {obs.discard}", style="dim")
-
-        board = Table(show_header=True, header_style="bold", expand=False)
-        board.add_column("seat")
-        board.add_column("total", justify="right")
-        board.add_column("hand", justify="right")
-        board.add_column("ranch (position: creature glory, ⧗ Hour Glass)")
-        for seat in range(obs.players):
-            ranch = Text()
-            for slot, k in enumerate(obs.ranches[seat]):
-                if slot:
-                    ranch.append("  ")
-                ranch.append(f"{slot + 1}:", style="dim")
-                ranch.append_text(_card_name(cards[k], bool(obs.shields[seat][slot])))
-            who = f"P{seat}" + (" (you)" if seat == me else "")
-            if seat == obs.current:
-                who += " ▶"
-            board.add_row(who, str(obs.totals[seat]), str(obs.hand_sizes[seat]), ranch)
-
-        hand = Table(title=f"Your hand (P{me})", show_header=True, header_style="bold")
-        hand.add_column("card")
-        hand.add_column("id", style="dim")
-        hand.add_column("glory", justify="right")
-        hand.add_column("penalty", justify="right", style="red")
-        hand.add_column("what it does")
-        for k, count in sorted(Counter(obs.hand).items()):
-            card = cards[k]
-            name = _card_name(card)
-            if count > 1:
-                name.append(f" x{count}")
-            hand.add_row(name, card.id, str(card.glory), f"-{card.penalty}", card.text)
-
-        parts: list[RenderableType] = [head, board, hand]
-        if obs.passing:
-            passing = ", ".join(cards[k].name for k in obs.passing)
-            parts.append(Text(f"You are passing: {passing}", style="yellow"))
-        if obs.my_sign:
-            parts.append(Text(f"Your secret sign: {obs.my_sign}", style="yellow"))
-        if obs.last_round is not None:
-            points = ", ".join(f"P{p} {x:+d}" for p, x in enumerate(obs.last_round))
-            parts.append(Text(f"Last round: {points}", style="dim"))
-        if obs.log:
-            parts.append(Text("Recently: " + "; ".join(obs.log[-5:]), style="dim"))
-        asking = Text("Now: ", style="bold")
-        asking.append(obs.asking)
-        if me in obs.acting:
-            asking.append("  (your move)", style="bold green")
-        parts.append(asking)
-        return Panel(Group(*parts), title="Glory Ranch", border_style="green")
+        return Board(observation)
 
     def render_actions(self, legal_actions: Sequence[Hashable]) -> RenderableType:
         return Columns([Text(str(a), style="cyan") for a in legal_actions], padding=(0, 3))
+
+    def render_actions_compact(
+        self, legal_actions: Sequence[Hashable], width: int = SCREEN_WIDTH
+    ) -> RenderableType:
+        """One line per kind of action, at most three: ``play wyvern, roc, pixie``,
+        ``target P1, P2``, ``pick 1:1-3, 2:2`` (seat:positions), ``place 1-4``."""
+        lines: list[str] = []
+        cards: dict[str, list[str]] = {}
+        targets: list[str] = []
+        picks: dict[int, list[int]] = {}
+        places: list[int] = []
+        signs: list[str] = []
+        others: list[str] = []
+        for action in legal_actions:
+            if isinstance(action, HandCard):
+                cards.setdefault(action.verb, []).append(action.card)
+            elif isinstance(action, Target):
+                targets.append(f"P{action.seat}")
+            elif isinstance(action, Pick):
+                picks.setdefault(action.seat, []).append(action.slot)
+            elif isinstance(action, Place):
+                places.append(action.slot)
+            elif isinstance(action, Choose):
+                signs.append(action.sign)
+            else:
+                others.append(str(action))
+        for verb, ids in cards.items():
+            lines.append(_listed(f"{verb} ", ids, width))
+        if targets:
+            lines.append(_listed("target ", targets, width))
+        if picks:
+            ranges = [f"{seat}:{_ranges(slots)}" for seat, slots in picks.items()]
+            lines.append(_listed("pick SEAT:POSITION, one of ", ranges, width))
+        if places:
+            lines.append(_listed("place ", [_ranges(places)], width))
+        if signs:
+            lines.append(_listed("choose ", signs, width))
+        if others:
+            lines.append(_listed("", others, width))
+        if len(lines) > SUMMARY_LINES:
+            rest = "also: " + "; ".join(lines[SUMMARY_LINES - 1 :])
+            lines[SUMMARY_LINES - 1 :] = [_clip(rest, width)]
+        return Text("\n".join(lines), style="cyan")
 
     def render_summary(self, summary: Mapping[str, Any]) -> RenderableType | None:
         """The per-card table: how often a card ended a round in a winner's ranch."""
@@ -150,3 +123,30 @@ class GloryView(GameView):
 
 
 VIEW = GloryView()
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``1-3,5``: runs of consecutive numbers as ranges."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def _listed(head: str, items: list[str], width: int) -> str:
+    """``head`` and as many ``items`` as fit in ``width``, then how many more."""
+    text = head
+    for i, item in enumerate(items):
+        piece = item if i == 0 else f", {item}"
+        more = f" (+{len(items) - i} more)"
+        if len(text) + len(piece) + (len(more) if i < len(items) - 1 else 0) > width:
+            return _clip(text.rstrip(", ") + more, width)
+        text += piece
+    return _clip(text, width)
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
