@@ -9,7 +9,9 @@ and dropped afterwards, so runs never collide; when nothing answers at
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import random
 import secrets
 import signal
 import socket
@@ -147,7 +149,8 @@ class Server:
                     f"{self.name} exited with {self.proc.returncode}\n{self.tail()}"
                 )
             try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                health = httpx.get(f"{self.base}/api/health", timeout=1, trust_env=False)
+                if health.status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
@@ -171,6 +174,30 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
 
+    def holder(self, client_port: int) -> int | None:
+        """The pid of the server process holding the connection from ``client_port``.
+
+        Read from Linux's /proc (the socket's inode in ``/proc/net/tcp``, then whose
+        file descriptors hold it), so a test can see which worker got a socket.
+        """
+        inode = None
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with contextlib.suppress(OSError), open(table) as rows:
+                for row in list(rows)[1:]:
+                    fields = row.split()
+                    local, remote = fields[1].rsplit(":", 1)[1], fields[2].rsplit(":", 1)[1]
+                    if int(local, 16) == self.port and int(remote, 16) == client_port:
+                        inode = fields[9]
+        if inode is None or self.proc is None:
+            return None
+        for pid in [self.proc.pid, *_children(self.proc.pid)]:
+            with contextlib.suppress(OSError):
+                for fd in os.listdir(f"/proc/{pid}/fd"):
+                    with contextlib.suppress(OSError):
+                        if os.readlink(f"/proc/{pid}/fd/{fd}") == f"socket:[{inode}]":
+                            return pid
+        return None
+
     def tail(self, lines: int = 40) -> str:
         try:
             text = self.log_path.read_text(errors="replace")
@@ -183,6 +210,48 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError), open(f"/proc/{entry}/stat") as stat:
+                if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+    return found
+
+
+def http_client() -> httpx.Client:
+    """A client that never goes through a proxy from the environment."""
+    return httpx.Client(timeout=10, trust_env=False)
+
+
+def ws_connect(url: str) -> Any:
+    """A blocking WebSocket client (``websockets.sync``), never through a proxy."""
+    from websockets.sync.client import connect
+
+    return connect(url, proxy=None, open_timeout=10, close_timeout=2, max_size=2**24)
+
+
+def ws_view_at(ws: Any, step: int, timeout: float) -> tuple[dict[str, Any], float]:
+    """The first view of ``step`` or later that the socket receives, and the seconds it took.
+
+    Views of earlier steps are skipped (a socket may hear chance or bot steps one by
+    one); an error frame fails the test.
+    """
+    start = time.monotonic()
+    while True:
+        left = timeout - (time.monotonic() - start)
+        if left <= 0:
+            raise AssertionError(f"no view of step >= {step} within {timeout} s")
+        try:
+            frame = json.loads(ws.recv(timeout=left))
+        except TimeoutError:
+            raise AssertionError(f"no view of step >= {step} within {timeout} s") from None
+        assert "error" not in frame, frame
+        if frame["step"] >= step:
+            return frame, time.monotonic() - start
 
 
 def create_table(client: httpx.Client, base: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -202,3 +271,39 @@ def get_view(client: httpx.Client, base: str, table_id: str, token: str | None) 
 
 def human_tokens(table: dict[str, Any]) -> dict[int, str]:
     return {seat["seat"]: seat["token"] for seat in table["seats"] if seat.get("token")}
+
+
+def next_move(
+    client: httpx.Client,
+    base: str,
+    table_id: str,
+    tokens: dict[int, str],
+    rng: random.Random,
+    timeout: float = 15.0,
+) -> tuple[int, int, str] | None:
+    """``(seat, step, action)``: a legal move for one of our seats, or None at the end.
+
+    While only bots or chance are to act, waits for them (they play on the server).
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        view = get_view(client, base, table_id, None)
+        if view["status"] == "finished":
+            return None
+        for seat in view["to_act"]:
+            if seat in tokens:
+                mine = get_view(client, base, table_id, tokens[seat])
+                if mine["legal_actions"]:
+                    return seat, mine["step"], rng.choice(mine["legal_actions"])
+        time.sleep(0.02)
+    raise AssertionError(f"table {table_id}: none of our seats came to act within {timeout} s")
+
+
+def post_move(
+    client: httpx.Client, base: str, table_id: str, token: str, step: int, action: str
+) -> httpx.Response:
+    return client.post(
+        f"{base}/api/tables/{table_id}/actions",
+        headers={"Authorization": f"Bearer {token}"},
+        json={"action": action, "step": step},
+    )
