@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 GAME   ?= rancho
 SEATS  ?= human,greedy,greedy
 
-.PHONY: help install play test lint format bench simulate docs golden clean
+.PHONY: help install play test lint format bench bench-server simulate docs golden clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
@@ -37,6 +37,9 @@ format: $(STAMP)  ## reformat the code
 
 bench: $(STAMP)  ## games per second on one core, every game
 	$(BIN)/ranchhand bench
+
+bench-server: $(STAMP)  ## moves/s and latency of ranchhand serve, 100 tables, SQLite and PostgreSQL (TABLES=, SECONDS=)
+	$(BIN)/python benchmarks/server_load.py --tables $(or $(TABLES),100) --seconds $(or $(SECONDS),20)
 
 simulate: $(STAMP)  ## 10,000 four-player greedy games of Rancho
 	$(BIN)/ranchhand simulate rancho --players 4 --seats greedy --games 10000
