@@ -13,7 +13,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from rich.columns import Columns
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -47,6 +47,21 @@ class GloryView(GameView):
 
     def render(self, observation: Any) -> RenderableType:
         return Board(observation)
+
+    def render_full(self, observation: Any) -> RenderableType:
+        """The ``board`` command: the whole table, then every card in your hand with its
+        full rules text (the turn screen shortens texts that do not fit a line)."""
+        hand = Table(title="Your hand", title_justify="left", expand=False)
+        for column in ("card", "family", "glory", "penalty", "what it does"):
+            hand.add_column(column, overflow="fold")
+        cards = observation.cards.cards
+        for kind in sorted(set(observation.hand), key=observation.hand.index):
+            card = cards[kind]
+            copies = observation.hand.count(kind)
+            name = card.name if copies == 1 else f"{card.name} x{copies}"
+            hand.add_row(name, card.family, str(card.glory), f"-{card.penalty}", card.text)
+        board = Board(observation, height=10_000)
+        return Group(board, hand) if observation.hand else board
 
     def render_actions(self, legal_actions: Sequence[Hashable]) -> RenderableType:
         return Columns([Text(str(a), style="cyan") for a in legal_actions], padding=(0, 3))
