@@ -106,3 +106,18 @@ def test_the_spectator_sees_the_public_table() -> None:
         assert {**state.observe(0).to_json(), "observer": None} == data
         _, _, text = size(VIEW.render(seen))
         assert "*" not in text.split("\n")[0] and "P0*" not in text and "you" not in text
+
+
+def test_the_board_command_draws_every_space_with_its_id() -> None:
+    import io
+
+    from rich.console import Console
+
+    from ranchhand.games.rancho import GAME, VIEW
+
+    game = GAME(4)
+    state = game.new_initial_state()
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None).print(VIEW.render_full(state.observe(1)))
+    words = set(out.getvalue().split())
+    assert {space.id for space in game.board.spaces} <= words

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -108,6 +108,49 @@ class RanchoView(GameView):
         drawing = Text("\n").join(self.lines(state, observation.player))
         drawing.no_wrap, drawing.overflow = True, "ellipsis"  # a line never wraps
         return drawing
+
+    def render_full(self, observation: Any) -> RenderableType:
+        """The ``board`` command: the map drawn large, every space with its id over its
+        contents (the turn screen names only free pastures), then ranches and legend."""
+        state: RanchoState = observation.state
+        rest = Text("\n").join([*self.ranch_lines(state, observation.player), *self.legend(state)])
+        return Group(self.full_map(state), rest, *self.status(state, observation.player))
+
+    def full_map(self, state: RanchoState) -> Text:
+        """Two lines per row of hexes: the space id, then what stands there
+        (``0:r6`` is seat 0's stack of six rabbits), on the owner's colour."""
+        board = state.game.board
+        width = 5
+        cells: dict[tuple[int, int], tuple[str, str, str]] = {}
+        for space_id, q, r in board.forest:
+            cells[q, r] = (space_id, "^^", FOREST_STYLE)
+        contents = self._contents(state)
+        for space in board.spaces:
+            owner = state.owner[space.index]
+            mark = contents.get(space.index, "#" if space.is_pen else "")
+            if owner >= 0:
+                style = OWNER_STYLES[owner % len(OWNER_STYLES)]
+                mark = f"{owner}:{mark}"  # the owner reads without colours too
+            else:
+                style = (
+                    FREE_PEN_STYLE
+                    if space.is_pen
+                    else PRICE_STYLES.get(space.price, OTHER_PRICE_STYLE)
+                )
+            cells[space.q, space.r] = (space.id, mark, style)
+        left = min(2 * q + r for q, r in cells)
+        out = Text()
+        for row in sorted({r for _q, r in cells}):
+            ids, marks, at = Text(), Text(), left
+            for q, r in sorted((c for c in cells if c[1] == row), key=lambda c: 2 * c[0] + c[1]):
+                x = 2 * q + r
+                pad = " " * ((x - at) * (width + 1) // 2)
+                space_id, mark, style = cells[q, r]
+                ids.append(pad).append(f"{space_id:^{width}}", style=style).append(" ")
+                marks.append(pad).append(f"{mark:^{width}}", style=style).append(" ")
+                at = x + 2
+            out.append_text(ids).append("\n").append_text(marks).append("\n")
+        return out
 
     def lines(self, state: RanchoState, viewer: int | None) -> list[Text]:
         """The whole drawing as lines: the board with the ranches and as much of the
