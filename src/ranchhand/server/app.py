@@ -18,16 +18,15 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ranchhand import __version__
+from ranchhand import __version__, web
 from ranchhand.core.errors import RanchhandError
 from ranchhand.server import api, ws
 from ranchhand.server.bots import BotRunner
 from ranchhand.server.notify import Notifier, make_notifier
-from ranchhand.server.page import PAGE
 from ranchhand.server.store import DEFAULT_DB, make_engine, migrate, safe_url
 from ranchhand.server.tables import CACHE_SIZE, TableError, TableService
 
@@ -102,12 +101,9 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
     app.include_router(api.router(service, chosen.publish, settings.bot_delay, settings.public_url))
     app.include_router(ws.router(hub, chosen.publish))
 
-    @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def table_page(table_id: str) -> HTMLResponse:
-        """The page a person opens to sit at a table (the token rides in the #fragment)."""
-        return HTMLResponse(PAGE, headers={"Referrer-Policy": "no-referrer"})
-
-    app.add_middleware(BodyLimit, limit=MAX_BODY)  # type: ignore[arg-type]
+    web.install(app, service, chosen.publish)
+    larger = {"/api/replays": web.MAX_RECORD_UPLOAD}
+    app.add_middleware(BodyLimit, limit=MAX_BODY, larger=larger)  # type: ignore[arg-type]
     return app
 
 
@@ -171,23 +167,25 @@ class BodyTooLarge(Exception):
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413, declared or streamed."""
+    """Refuse request bodies over ``limit`` bytes with 413, declared or streamed
+    (``larger`` allows more on some paths: an uploaded record for a replay)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int] | None = None) -> None:
+        self.app, self.default, self.larger = app, limit, larger or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.default)
         declared = dict(scope.get("headers", [])).get(b"content-length")
         if declared is not None:
             try:
-                too_big = int(declared) > self.limit
+                too_big = int(declared) > limit
             except ValueError:
                 too_big = False
             if too_big:
-                message = f"a request body is at most {self.limit:,} bytes"
+                message = f"a request body is at most {limit:,} bytes"
                 await _error(413, message)(scope, receive, send)
                 return
         seen = 0
@@ -197,8 +195,8 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise BodyTooLarge(f"a request body is at most {self.limit:,} bytes")
+                if seen > limit:
+                    raise BodyTooLarge(f"a request body is at most {limit:,} bytes")
             return message
 
         await self.app(scope, limited, send)

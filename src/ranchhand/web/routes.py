@@ -1,0 +1,249 @@
+"""The browser's pages and the small APIs they need, mounted by :func:`install`.
+
+Pages: the lobby ``/``, a table ``/tables/{id}`` (the seat's token rides in the
+``#fragment``), the rules ``/rules/{game}`` and the replay viewer ``/replay``;
+assets under ``/static``. APIs: ``GET /api/games`` (games, options, bots and
+notation for the lobby and help panel), ``GET /api/tables/{id}/catalog`` (a
+game's public static data for its drawing module), ``POST /api/replays`` (a
+record's view at a step, as any seat saw it) and ``/api/tables/{id}/again``
+(play again with the same seats). Routes stay thin: the replays are
+:mod:`ranchhand.web.replays`, the games' rules are the engine's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from ranchhand.core.errors import OptionError
+from ranchhand.core.registry import GAME_MODULES, canonical_name, game_class, game_module
+from ranchhand.server.api import AuthHeader, TokenQuery, bearer, parse
+from ranchhand.server.tables import (
+    BadRequest,
+    Conflict,
+    NeedsToken,
+    NoSuchTable,
+    TableService,
+)
+from ranchhand.web.catalog import catalog_for
+from ranchhand.web.replays import MAX_RECORD_UPLOAD, ReplayCache
+
+STATIC = Path(__file__).parent / "static"
+Publish = Callable[[str, int], Awaitable[None]]
+NO_REFERRER = {"Referrer-Policy": "no-referrer"}
+AGAIN_KEPT = 1000
+"""Finished tables whose "play again" table is remembered (in this process)."""
+
+
+class ReplayRequest(BaseModel):
+    """``POST /api/replays``: a record, the step to show and whose eyes to see it with."""
+
+    model_config = ConfigDict(extra="forbid")
+    record: dict[str, Any]
+    step: int = Field(default=0, ge=0)
+    seat: int | str | None = Field(default=None, examples=[0, None, "all"])
+
+
+def install(app: FastAPI, service: TableService, publish: Publish) -> None:
+    """Add the pages, the web APIs and ``/static`` to ``app``."""
+    app.include_router(router(service, publish))
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+def router(service: TableService, publish: Publish) -> APIRouter:
+    routes = APIRouter()
+    replays = ReplayCache()
+    again: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html", headers=NO_REFERRER)
+
+    @routes.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        """Create a table, list tables, watch one."""
+        return page("lobby.html")
+
+    @routes.get("/tables/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        """The page a person opens to sit at a table (the token rides in the #fragment)."""
+        return page("table.html")
+
+    @routes.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        """Step through a finished table's record, or an uploaded one."""
+        return page("replay.html")
+
+    @routes.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
+    async def rules_page(game: str) -> HTMLResponse:
+        """The game's rules as implemented, and its action notation."""
+        try:
+            name = canonical_name(game)
+        except OptionError as error:
+            raise NoSuchTable(str(error)) from None
+        return HTMLResponse(rules_html(name))
+
+    @routes.get("/api/games")
+    async def list_games() -> dict[str, Any]:
+        """Every game: players, options (kind, default, allowed values, doc), bots, notation."""
+        return {"games": [game_info(name) for name in GAME_MODULES]}
+
+    @routes.get("/api/tables/{table_id}/catalog")
+    async def table_catalog(table_id: str) -> dict[str, Any]:
+        """The table's game's public static data for its drawing module (``{}`` if none)."""
+        live = await asyncio.to_thread(service.current, table_id)
+        return catalog_for(live.game)
+
+    @routes.post("/api/replays", openapi_extra={"x-body-limit": MAX_RECORD_UPLOAD})
+    async def replay_view(request: Request) -> dict[str, Any]:
+        """A record's view at ``step`` for ``seat`` (null: nobody in particular; "all":
+        every seat's view and every action's text: a finished game's record is public)."""
+        asked = await parse(request, ReplayRequest)
+        if isinstance(asked.seat, str) and asked.seat != "all":
+            raise BadRequest(f'seat: expected a seat number, null or "all", got {asked.seat!r}')
+        return await asyncio.to_thread(replays.view, asked.record, asked.step, asked.seat)
+
+    @routes.post("/api/tables/{table_id}/again", status_code=201)
+    async def play_again(
+        table_id: str, request: Request, authorization: AuthHeader = None, token: TokenQuery = None
+    ) -> dict[str, Any]:
+        """A new table with the same game, options, seats and names, made once for all the
+        finished table's players; its links go to whoever asks with a seat's token."""
+        live, seat = await asyncio.to_thread(
+            service.view_seat, table_id, bearer(authorization, token)
+        )
+        if seat is None:
+            raise NeedsToken("a seat's token is needed to start another game")
+        if not live.finished:
+            raise Conflict("the game is not over yet")
+        if table_id not in again:
+            meta = live.meta
+            created = await asyncio.to_thread(
+                service.create,
+                meta.game,
+                meta.players,
+                dict(meta.options),
+                list(meta.created_seats),
+                list(meta.names),
+                bot_delay=meta.bot_delay,
+                clock=meta.clock,
+                clock_bot=meta.clock_bot,
+            )
+            await publish(created.id, created.step)
+            base = f"{str(request.base_url).rstrip('/')}/tables/{created.id}"
+            again[table_id] = {
+                "id": created.id,
+                "seats": [
+                    {
+                        "seat": s,
+                        "kind": kind,
+                        "name": meta.names[s],
+                        "token": created.tokens.get(s),
+                        "url": f"{base}#token={created.tokens[s]}" if s in created.tokens else None,
+                    }
+                    for s, kind in enumerate(created.meta.kinds)
+                ],
+                "spectate": base,
+            }
+            while len(again) > AGAIN_KEPT:
+                again.popitem(last=False)
+        return again[table_id]
+
+    @routes.get("/api/tables/{table_id}/again")
+    async def next_table(
+        table_id: str, authorization: AuthHeader = None, token: TokenQuery = None
+    ) -> dict[str, Any]:
+        """Once someone started another game: this seat's link to it (404 until then)."""
+        _, seat = await asyncio.to_thread(service.view_seat, table_id, bearer(authorization, token))
+        made = again.get(table_id)
+        if made is None:
+            raise NoSuchTable("nobody has started another game from this table yet")
+        mine = made["seats"][seat] if seat is not None else None
+        return {
+            "id": made["id"],
+            "url": mine["url"] if mine else None,
+            "token": mine["token"] if mine else None,
+            "spectate": made["spectate"],
+        }
+
+    return routes
+
+
+def game_info(name: str) -> dict[str, Any]:
+    """What the lobby and the help panel know of a game."""
+    cls = game_class(name)
+    options = []
+    for spec in cls.option_specs():
+        kind = spec.kind.__name__
+        options.append(
+            {
+                "name": spec.name,
+                "kind": kind,
+                "default": spec.default,
+                "choices": list(spec.choices) or ([False, True] if kind == "bool" else []),
+                "minimum": spec.minimum,
+                "maximum": spec.maximum,
+                "allowed": spec.allowed(),
+                "doc": spec.doc,
+                "choice_docs": dict(spec.choice_docs),
+            }
+        )
+    return {
+        "id": cls.id,
+        "name": cls.name,
+        "min_players": cls.min_players,
+        "max_players": cls.max_players,
+        "options": options,
+        "bots": ["random", *sorted(game_module(name).BOTS)],
+        "notation": notation(name),
+        "rules": f"/rules/{cls.id}",
+    }
+
+
+def notation(name: str) -> str:
+    """The game's terminal notation help (``VIEW.notation``)."""
+    return str(getattr(game_module(name).VIEW, "notation", ""))
+
+
+def rules_markdown(name: str) -> str:
+    package = GAME_MODULES[name]
+    return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+def rules_html(name: str) -> str:
+    """The rules page: ``rules.md`` rendered with raw HTML disabled (escaped), and the notation."""
+    from markdown_it import MarkdownIt
+
+    renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
+    body = renderer.render(rules_markdown(name))
+    title = html.escape(game_class(name).name)
+    return RULES_PAGE.format(
+        title=title, body=body, notation=html.escape(notation(name)), game=html.escape(name)
+    )
+
+
+RULES_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}: rules</title>
+<link rel="stylesheet" href="/static/style.css">
+</head><body class="page rules">
+<header class="top"><a href="/" class="brand">ranchhand</a>
+<nav><a href="/">Lobby</a> <a href="/replay">Replays</a></nav></header>
+<main>
+<p class="crumbs">Rules of <strong>{title}</strong>, as ranchhand implements them.</p>
+<article class="prose">{body}</article>
+<section id="notation" class="prose"><h2>Action notation</h2>
+<p>What the buttons send, and what you may type in the table's action box.</p>
+<pre>{notation}</pre></section>
+</main></body></html>
+"""

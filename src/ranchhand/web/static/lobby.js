@@ -1,0 +1,1 @@
+// lobby page
