@@ -166,6 +166,23 @@ def test_listening_resumes_after_the_connection_is_killed(pg_url: str) -> None:
     asyncio.run(main())
 
 
+def test_publish_returns_at_once_and_stop_sends_what_is_queued(pg_url: str) -> None:
+    async def main() -> None:
+        sender, listener, heard = PostgresNotifier(pg_url), PostgresNotifier(pg_url), Heard()
+        await sender.start(Heard())
+        await listener.start(heard)
+        try:
+            for step in range(1000):
+                await sender.publish("burst", step)
+            await sender.stop()  # flushes the queue before closing
+            await heard.wait_for(("burst", 999))
+            assert [s for _t, s in heard.changes] == list(range(1000))
+        finally:
+            await listener.stop()
+
+    asyncio.run(main())
+
+
 def test_publish_without_a_database_still_tells_this_process(pg_url: str) -> None:
     async def main() -> None:
         notifier, heard = PostgresNotifier(pg_url), Heard()
@@ -181,7 +198,7 @@ def test_publish_without_a_database_still_tells_this_process(pg_url: str) -> Non
                     " AND application_name = 'ranchhand-notify'"
                 )
             await notifier.publish("t", 3)
-            assert ("t", 3) in heard.changes
+            await heard.wait_for(("t", 3), timeout=10)
         finally:
             await notifier.stop()
 

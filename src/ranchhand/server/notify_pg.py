@@ -17,9 +17,10 @@ What this does and does not promise:
   heard; the loop reconnects with a growing delay (0.1 s doubling to 5 s) and
   calls ``on_reconnect``, if given, so the server can resend its clients the
   current views of their tables.
-- If publishing fails, this process calls its own ``on_change`` directly, so
-  its clients still hear the move; other processes' clients hear of the table
-  at its next change.
+- ``publish`` queues the change and returns; a task sends what is queued in one
+  statement. If sending fails twice, this process calls its own ``on_change``
+  directly, so its clients still hear the move; other processes' clients hear
+  of the table at its next change.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ servers on different databases of one PostgreSQL never hear each other."""
 
 HEARTBEAT = 10.0
 """Seconds without a notification after which the listener checks its connection."""
+
+BATCH = 500
+"""At most this many changes go in one statement."""
 
 FIRST_DELAY = 0.1
 MAX_DELAY = 5.0
@@ -121,7 +125,10 @@ class PostgresNotifier:
         self._listener: asyncio.Task[None] | None = None
         self._listening: psycopg.AsyncConnection | None = None
         self._publisher: psycopg.AsyncConnection | None = None
-        self._publish_lock = asyncio.Lock()
+        self._queue: list[tuple[str, int]] = []
+        self._wake = asyncio.Event()
+        self._sender: asyncio.Task[None] | None = None
+        self._closing = False
         self.reconnects = 0
         """How many times the listening connection was re-established (for logs and tests)."""
 
@@ -136,31 +143,31 @@ class PostgresNotifier:
         self._on_change = on_change
         first = await self._listen()
         self._listener = asyncio.create_task(self._run(first), name="ranchhand-notify-listen")
+        self._sender = asyncio.create_task(self._send_queued(), name="ranchhand-notify-send")
 
     async def publish(self, table_id: str, step: int) -> None:
-        """Announce a committed change to every process (this one included)."""
-        text = payload(table_id, step)
-        async with self._publish_lock:
-            for attempt in (1, 2):
-                try:
-                    if self._publisher is None or self._publisher.closed:
-                        self._publisher = await self._connect()
-                    await self._publisher.execute("SELECT pg_notify(%s, %s)", (self.channel, text))
-                    return
-                except psycopg.Error as error:
-                    await self._close(self._publisher)
-                    self._publisher = None
-                    if attempt == 2:
-                        log.warning(
-                            "could not notify other processes of table %s step %d: %s",
-                            table_id,
-                            step,
-                            error,
-                        )
-        await self._deliver(table_id, step)  # at least this process's clients hear it
+        """Announce a committed change to every process (this one included).
+
+        Returns at once: the change is queued, and one task sends whatever is queued
+        in one statement (one round trip however many moves arrived meanwhile), so
+        a request never waits on it and the event loop makes few database calls.
+        """
+        self._queue.append((table_id, step))
+        self._wake.set()
 
     async def stop(self) -> None:
-        """Stop listening and close both connections; safe to call more than once."""
+        """Send what is queued (for up to 2 s), stop listening, close both connections;
+        safe to call more than once."""
+        sender, self._sender = self._sender, None
+        if sender is not None:
+            self._closing = True
+            self._wake.set()
+            try:
+                await asyncio.wait_for(asyncio.shield(sender), 2)
+            except (TimeoutError, asyncio.CancelledError):
+                sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sender
         task, self._listener = self._listener, None
         if task is not None:
             task.cancel()
@@ -168,9 +175,45 @@ class PostgresNotifier:
                 await task
         await self._close(self._listening)
         self._listening = None
-        async with self._publish_lock:
-            await self._close(self._publisher)
-            self._publisher = None
+        await self._close(self._publisher)
+        self._publisher = None
+
+    async def _send_queued(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                batch, self._queue = self._queue[:BATCH], self._queue[BATCH:]
+                try:
+                    await self._send(batch)
+                except Exception:  # a bug here must not silence every later change
+                    log.exception("notifications: sending %d change(s) failed", len(batch))
+            if self._closing:
+                return
+
+    async def _send(self, batch: list[tuple[str, int]]) -> None:
+        texts = [payload(table_id, step) for table_id, step in batch]
+        for attempt in (1, 2):
+            try:
+                if self._publisher is None or self._publisher.closed:
+                    self._publisher = await self._connect()
+                # unnest keeps the array's order, and NOTIFY keeps a transaction's order.
+                await self._publisher.execute(
+                    "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (self.channel, texts)
+                )
+                return
+            except psycopg.Error as error:
+                await self._close(self._publisher)
+                self._publisher = None
+                if attempt == 2:
+                    log.warning(
+                        "could not notify other processes of %d change(s) (%s): %s",
+                        len(batch),
+                        ", ".join(texts[:3]),
+                        error,
+                    )
+        for table_id, step in batch:  # at least this process's clients hear of them
+            await self._deliver(table_id, step)
 
     async def _connect(self) -> psycopg.AsyncConnection:
         return await psycopg.AsyncConnection.connect(
