@@ -27,7 +27,7 @@ from tests.web.conftest import (
     play_by_clicking,
 )
 
-from ranchhand.core import InvalidAction
+from ranchhand.core.errors import ActionError
 from ranchhand.core.registry import load
 from ranchhand.games.rancho.state import RanchoState
 
@@ -62,7 +62,7 @@ def why_illegal(view: dict[str, Any], text: str) -> str | None:
     you = view["you"]
     try:
         action = state.parse_action(text, you)
-    except InvalidAction as error:
+    except ActionError as error:
         return f"{text!r} does not parse: {error}"
     return state.why_illegal(action, you)
 
@@ -180,6 +180,7 @@ def test_whole_game_by_clicking(server: WebServer, browser: Any) -> None:
         tokens = {s["seat"]: s["token"] for s in seats}
         rng = random.Random(7)
         done = use_builders(pages, tokens, server, table, rng)
+        print("builders used:", done)
         assert done["deals"] + done["arranges"] > 0, done
         assert done["checked"] > 0
         shoot(pages[0], "desktop-midgame")

@@ -275,7 +275,7 @@ function draw(view, ui, ended) {
     el("div", { class: "rancho" },
       drawBoard(view, ui, catalog, m, deals, ended),
       el("div", { class: "rancho-side" }, drawDice(view, ui, m), drawRanches(view, ui, catalog, m, ended))));
-  if (ui.controls) ui.controls.replaceChildren(ended ? drawEndNote(view, ui, m) : drawControls(view, ui, catalog, m, legal, deals));
+  if (ui.controls) ui.controls.replaceChildren(...(ended ? [] : [drawControls(view, ui, catalog, m, legal, deals)]));
 }
 
 // ----------------------------------------------------------------- the board
@@ -803,7 +803,9 @@ function ensureStyle() {
 .rancho-ranches table{table-layout:auto}
 .rancho-icon{width:1.2rem;height:1.2rem;vertical-align:middle}
 .rancho-icon-letter{font:700 10px system-ui,sans-serif;text-anchor:middle}
-.rancho-swatch{width:.9rem;height:.9rem;vertical-align:-.1rem}
+.rancho-ranches svg.rancho-swatch{display:inline-block;width:.9rem;height:.9rem;vertical-align:-.1rem}
+.rancho-ranches svg.rancho-icon{display:inline-block}
+.rancho-ranches th[scope=row]{white-space:nowrap}
 .rancho-playing{background:#fff6d9}
 .rancho-you th[scope=row]{font-weight:700}
 .rancho-missing{color:#b0a99a}
