@@ -17,6 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from ranchhand.core.errors import ActionError
+from ranchhand.core.registry import load
+from ranchhand.games.rancho.state import RanchoState
 from tests.web.conftest import (
     DESKTOP,
     PHONE,
@@ -27,15 +31,7 @@ from tests.web.conftest import (
     play_by_clicking,
 )
 
-from ranchhand.core.errors import ActionError
-from ranchhand.core.registry import load
-from ranchhand.games.rancho.state import RanchoState
-
 ACTIONS = "() => [...document.querySelectorAll('#main [data-action]')].map((e) => e.dataset.action)"
-MODULE_ACTIONS = (
-    "() => [...document.querySelectorAll('#board [data-action], #controls [data-action]')]"
-    ".map((e) => e.dataset.action)"
-)
 
 
 def seat_view(server: WebServer, table: str, token: str) -> dict[str, Any]:
