@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
 from tests.web.conftest import PHONE, STEP_TIMEOUT_MS, create_table, open_seat, page_errors
 
 GAME = "rocket-ranchers"

@@ -379,7 +379,7 @@ function playerPanel(cat, view, ui, p) {
     h("span", { class: "rr-token rr-cats", title: "Space Cats in the floof pile" },
       catIcon(), h("span", {}, plural(obs.floof[p], "Space Cat"))));
   const corrals = h("div", { class: "rr-corrals" });
-  obs.corrals[p].forEach((corral, n) => corrals.append(corralBox(cat, corral, n + 1, you || obs.over)));
+  obs.corrals[p].forEach((corral, n) => corrals.append(corralBox(cat, corral, n + 1, you || obs.over, obs.over)));
   if (!obs.corrals[p].length) corrals.append(h("span", { class: "rr-none" }, "no corral yet"));
   box.append(head, tokens, corrals);
   return box;
@@ -589,10 +589,7 @@ function statusLine(cat, view, ui) {
   const obs = view.observation;
   const deck = obs.deck_size ? `Deck: ${plural(obs.deck_size, "card")}, ${plural(obs.deck_cats, "Space Cat")} among them`
     : "Deck empty: last round";
-  const doing = obs.over ? "Game over" : obs.current === view.you ? "Your turn"
-    : obs.current >= 0 ? `${seatOf(ui, obs.current).label} to play` : "The display refills";
   return h("div", { class: "rr-status" },
-    h("span", { class: "rr-doing" }, doing),
     h("span", { class: "rr-deck" }, h("span", { class: "rr-deckpile", "aria-hidden": "true" }), deck));
 }
 
@@ -686,11 +683,10 @@ export function renderEnd(view, ui) {
   const cats = catPoints(cat, obs.floof);
   const most = Math.max(...obs.floof);
   const root = h("div", { class: "rr-root rr-end" });
-  const names = winners.map((w) => seatOf(ui, w).label + (w === view.you ? " (you)" : ""));
-  root.append(h("h3", { class: "rr-winner" },
-    winners.length ? `${names.join(" and ")} ${winners.length > 1 ? "win" : "wins"} with ${obs.scores[winners[0]]} points`
-      : "The game stopped before the deck ran out: no winner"),
-    h("p", { class: "rr-hint" }, "Each corral scores the better of Abundance (cards face up) and Variety (biomes face up); " +
+  root.append(
+    h("p", { class: "rr-hint" }, (cat.scoring.corral_scoring === "best"
+      ? "Each corral scores the better of Abundance (cards face up) and Variety (biomes face up); "
+      : `Each corral scores ${cat.scoring.corral_scoring === "abundance" ? "Abundance (cards face up)" : "Variety (biomes face up)"}; `) +
       "the dashed card founded it, face down, turned up now. The most Space Cats lose " +
       `${-cat.scoring.cats_most}, everyone else gains ${cat.scoring.cats_each} a cat.`));
   const order = [...obs.corrals.keys()].sort((a, b) => obs.scores[b] - obs.scores[a] || (winners.includes(b) - winners.includes(a)));
@@ -711,6 +707,7 @@ export function renderEnd(view, ui) {
       h("div", { class: "rr-phead" },
         h("span", { class: "rr-swatch", "data-pattern": seat.pattern, "aria-hidden": "true" }),
         h("b", {}, (winners.includes(p) ? "★ " : "") + seat.label + (p === view.you ? " (you)" : "")),
+        winners.includes(p) ? h("span", { class: "rr-badge" }, "winner") : null,
         h("span", { class: "rr-score" }, `${obs.scores[p]} points`)),
       h("p", { class: "rr-sum" }, `Abundance ${ab} + Variety ${va} + Space Cats ${cats[p]} = ${obs.scores[p]}`,
         h("br"), h("span", { class: "rr-hint" }, catLine)),
@@ -732,8 +729,8 @@ function injectStyle() {
 .rr-deck{display:inline-flex;align-items:center;gap:.35rem;color:#444}
 .rr-deckpile{display:inline-block;width:.9rem;height:1.1rem;border-radius:3px;background:#3a3152;box-shadow:2px 2px 0 #8a80a8}
 .rr-main{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}
-.rr-left{flex:1 1 18rem;max-width:34rem;min-width:0}
-.rr-right{flex:1 1 18rem;min-width:0}
+.rr-left{flex:3 1 20rem;max-width:36rem;min-width:0}
+.rr-right{flex:2 1 16rem;min-width:0}
 .rr-board svg{display:block;width:100%;height:auto;touch-action:manipulation}
 .rr-axis{font:600 13px system-ui,sans-serif;fill:#777;text-anchor:middle}
 .rr-species{font:700 17px system-ui,sans-serif;fill:#222;text-anchor:middle}
