@@ -634,12 +634,12 @@ export function render(view, ui) {
     const panel = playerPanel(cat, view, ui, p);
     if (narrow && p !== view.you && obs.corrals[p].length) {
       // On a phone the others' corrals fold away under their name line.
-      const head = panel.querySelector(".rr-phead");
+      const corrals = panel.querySelector(".rr-corrals");
       const more = h("details", { class: "rr-fold", open: folds.has(p) ? "" : null,
                                   ontoggle: (e) => (e.target.open ? folds.add(p) : folds.delete(p)) },
-        h("summary", {}, head, h("span", { class: "rr-hint" }, plural(obs.corrals[p].length, "corral"))));
-      while (panel.childNodes.length) more.append(panel.firstChild);
-      panel.append(more);
+        h("summary", {}, plural(obs.corrals[p].length, "corral")));
+      corrals.replaceWith(more);
+      more.append(corrals);
     }
     players.append(panel);
   }
@@ -798,8 +798,7 @@ function injectStyle() {
 .rr-hint{color:#555;font-size:.9rem;margin:.1rem 0}
 .rr-takes{font-size:.9rem;margin:.1rem 0;min-height:2.7em}
 .rr-end .rr-winner{margin:.2rem 0;font-size:1.1rem}
-.rr-fold>summary{cursor:pointer;list-style-position:outside}
-.rr-fold>summary .rr-phead{display:inline-flex;width:calc(100% - 1.2rem)}
+.rr-fold>summary{cursor:pointer;font-size:.85rem;color:#444;padding:.15rem 0}
 .rr-final.rr-won{box-shadow:0 0 0 2px #e0a100}
 .rr-sum{margin:.25rem 0}
 @media (max-width:600px){.rr-label{min-width:0;width:100%}.rr-btn{padding:.3rem .45rem}.rr-takes{min-height:4.1em}}
