@@ -281,7 +281,7 @@ function seatPanel(t, seat) {
   if (seen && seen[seat]) {
     const hand = h("div", { class: "gr-cards gr-small" });
     for (const id of seen[seat]) hand.append(handCard(t, id, null));
-    panel.append(h("p", { class: "gr-note" }, "In hand:"), hand);
+    panel.append(h("p", { class: "gr-note" }, seen[seat].length ? "In hand:" : "In hand: nothing"), hand);
   }
   return panel;
 }
@@ -581,18 +581,18 @@ function breakdown(t, lr, fresh, final) {
   const open = final || (breakdownOpen.has(key) ? breakdownOpen.get(key) : fresh);
   const box = h("details", { class: "gr-breakdown" });
   if (open) box.open = true;
-  box.addEventListener("toggle", () => breakdownOpen.set(key, box.open));
   const summary = (t.obs ? [...Array(t.obs.players).keys()] : [])
     .map((s) => `${t.name(s)} ${signed(lr.points[s])}`)
     .join(", ");
-  box.append(
-    h(
-      "summary",
-      {},
-      h("b", {}, final ? `Last round (${lr.round}) scored` : `Round ${lr.round} scored`),
-      h("span", { class: "gr-dim" }, ` · ${summary}`),
-    ),
+  const head = h(
+    "summary",
+    {},
+    h("b", {}, final ? `Last round (${lr.round}) scored` : `Round ${lr.round} scored`),
+    h("span", { class: "gr-dim" }, ` · ${summary}`),
   );
+  // only the player's own clicks are remembered (click comes before the toggle)
+  head.addEventListener("click", () => breakdownOpen.set(key, !box.open));
+  box.append(head);
   const cell = (v) => (v === null || v === undefined ? "—" : String(v));
   const rows = [...Array(lr.points.length).keys()].map((s) =>
     h(
