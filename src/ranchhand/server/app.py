@@ -66,8 +66,8 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
     if settings.migrate:
         migrate(engine)
     service = TableService(engine, cache_size=settings.cache_size)
-    chosen = notifier or make_notifier(settings.db)
     hub = ws.Hub(service)
+    chosen = notifier or make_notifier(settings.db, on_reconnect=hub.refresh)
     bots = BotRunner(service, chosen)
 
     async def on_change(table_id: str, step: int) -> None:

@@ -14,7 +14,6 @@ that module is present, so several processes can share tables.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
@@ -85,16 +84,16 @@ def is_postgres(db_url: str) -> bool:
     return db_url.startswith(("postgresql", "postgres:"))
 
 
-def make_notifier(db_url: str) -> Notifier:
-    """``PostgresNotifier(db_url)`` for a PostgreSQL URL when ``notify_pg`` exists, else local."""
+def make_notifier(
+    db_url: str, on_reconnect: Callable[[], Awaitable[None]] | None = None
+) -> Notifier:
+    """``PostgresNotifier`` for a PostgreSQL URL (changes cross processes), else local.
+
+    ``on_reconnect`` is called when a lost listening connection is back: changes
+    made meanwhile by other processes went unheard, so the server resends its views.
+    """
     if is_postgres(db_url):
-        try:
-            module = importlib.import_module("ranchhand.server.notify_pg")
-        except ModuleNotFoundError as error:
-            if error.name != "ranchhand.server.notify_pg":
-                raise
-            log.warning("no PostgreSQL notifier installed: changes reach this process only")
-        else:
-            notifier: Notifier = module.PostgresNotifier(db_url)
-            return notifier
+        from ranchhand.server.notify_pg import PostgresNotifier
+
+        return PostgresNotifier(db_url, on_reconnect=on_reconnect)
     return LocalNotifier()

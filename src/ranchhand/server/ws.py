@@ -81,6 +81,11 @@ class Hub:
             return
         await asyncio.gather(*(self._send(c, live) for c in list(group)))
 
+    async def refresh(self) -> None:
+        """Send every watched table's current view again (after the notifier reconnects,
+        changes made by other processes meanwhile were not heard)."""
+        await asyncio.gather(*(self.on_change(table_id, -1) for table_id in list(self.watchers)))
+
     async def _send(self, connection: Connection, live: Live) -> None:
         try:
             await connection.send_view(live)
