@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 GAME   ?= rancho
 SEATS  ?= human,greedy,greedy
 
-.PHONY: help install play test lint format bench bench-server simulate docs golden clean
+.PHONY: help install play test lint format bench bench-server simulate docs golden screenshots clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
@@ -46,6 +46,9 @@ simulate: $(STAMP)  ## 10,000 four-player greedy games of Rancho
 
 docs: $(STAMP)  ## regenerate the figures in docs/ from the project's own commands
 	$(BIN)/python tools/make_docs.py
+
+screenshots: $(STAMP)  ## play each game in the browser and save docs/screenshots/*.png
+	$(BIN)/python tools/screenshots.py
 
 golden: $(STAMP)  ## rewrite the golden playthroughs (only when rules change on purpose)
 	$(BIN)/python tools/make_golden.py

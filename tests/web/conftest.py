@@ -24,7 +24,7 @@ Fixtures and helpers the game tests share:
   (the game module's board and controls first; the "All actions" list if the module
   shows none), and waits for the page's step to change or an error to show. A refused
   click is allowed a few times, then fails the test with the page's error line.
-  Hot-seat pages' "pass the device" buttons are clicked as they come.
+  Hot-seat pages' "pass the device" buttons (`[data-handoff-to]`) are clicked as they come.
 - ``page_errors(page) -> list[str]``: JavaScript errors the page raised (attach with
   ``watch(page)`` right after creating it; ``open_seat`` does this).
 
@@ -252,7 +252,7 @@ def play_by_clicking(pages: list[Any], rng: random.Random, max_moves: int = 2000
                 return outcome
         for page, state in zip(pages, states, strict=True):
             if state["handoff"]:
-                page.click("[data-handoff]")
+                page.click("[data-handoff-to]")
                 idle_since = time.monotonic()
                 break
         else:

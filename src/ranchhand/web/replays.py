@@ -130,7 +130,8 @@ class ReplayCache:
         self._kept: OrderedDict[str, Replayed] = OrderedDict()
         self._lock = threading.Lock()
 
-    def view(self, data: dict[str, Any], step: int, seat: int | str | None) -> dict[str, Any]:
+    def get(self, data: dict[str, Any]) -> Replayed:
+        """The record ``data`` replayed (BadRequest says why it cannot be)."""
         key = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
         with self._lock:
             replayed = self._kept.get(key)
@@ -145,4 +146,4 @@ class ReplayCache:
                 self._kept[key] = replayed
                 while len(self._kept) > KEPT:
                     self._kept.popitem(last=False)
-        return replayed.view(step, seat)
+        return replayed

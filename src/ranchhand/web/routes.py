@@ -52,6 +52,8 @@ class ReplayRequest(BaseModel):
     record: dict[str, Any]
     step: int = Field(default=0, ge=0)
     seat: int | str | None = Field(default=None, examples=[0, None, "all"])
+    catalog: bool = False
+    """Add the game's catalog (``catalog``) to the reply."""
 
 
 def install(app: FastAPI, service: TableService, publish: Publish) -> None:
@@ -110,7 +112,11 @@ def router(service: TableService, publish: Publish) -> APIRouter:
         asked = await parse(request, ReplayRequest)
         if isinstance(asked.seat, str) and asked.seat != "all":
             raise BadRequest(f'seat: expected a seat number, null or "all", got {asked.seat!r}')
-        return await asyncio.to_thread(replays.view, asked.record, asked.step, asked.seat)
+        replayed = await asyncio.to_thread(replays.get, asked.record)
+        view = replayed.view(asked.step, asked.seat)
+        if asked.catalog:
+            view["catalog"] = catalog_for(replayed.game)
+        return view
 
     @routes.post("/api/tables/{table_id}/again", status_code=201)
     async def play_again(
@@ -235,6 +241,7 @@ RULES_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}: rules</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
 </head><body class="page rules">
 <header class="top"><a href="/" class="brand">ranchhand</a>

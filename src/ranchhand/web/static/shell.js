@@ -181,7 +181,7 @@ function handoff(index) {
   const who = seatOf(view, view.you);
   const button = el(
     "button",
-    { type: "button", class: "primary", "data-handoff": index, onclick: () => show(index) },
+    { type: "button", class: "primary", "data-handoff-to": index, onclick: () => show(index) },
     `I am ${who.label}: show my table`,
   );
   $("handoff").replaceChildren(
@@ -377,7 +377,7 @@ function drawEnd(view) {
       el("tbody", {}, ...order.map((i) => el(
         "tr",
         { class: (outcome.winners || []).includes(i) ? "winner" : "" },
-        el("th", { scope: "row" }, seatBadge(view, i), (outcome.winners || []).includes(i) ? " 🏆" : ""),
+        el("th", { scope: "row" }, seatBadge(view, i), (outcome.winners || []).includes(i) ? el("span", { class: "win-mark" }, " ★ winner") : ""),
         el("td", {}, scores[i] ?? "–"),
       ))),
     ),
