@@ -24,8 +24,7 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(
-        ascii(c)[1:-1] if unicodedata.category(c) in _UNPRINTABLE and c != "\n" else c
-        for c in text
+        ascii(c)[1:-1] if unicodedata.category(c) in _UNPRINTABLE and c != "\n" else c for c in text
     )
 
 
