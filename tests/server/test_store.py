@@ -25,7 +25,7 @@ def test_migrations_create_the_schema_and_run_again_harmlessly(db_url: str) -> N
         names = set(sa.inspect(engine).get_table_names())
         assert {"tables", "seats", "moves", "alembic_version"} <= names
         with engine.connect() as db:
-            assert db.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+            assert db.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0002"
         if engine.dialect.name == "sqlite":
             with engine.connect() as db:
                 assert db.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"

@@ -40,6 +40,17 @@ class NewTable(BaseModel):
     bot_delay: float | None = Field(default=None, ge=0, le=60)
     clock: float | None = Field(default=None, ge=1, le=7 * 86400)
     clock_bot: str | None = Field(default=None, max_length=64)
+    open: list[Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]] | None = Field(
+        default=None, max_length=MAX_PLAYERS, examples=[[2]]
+    )
+    """Human seats left free for anyone to claim (no token now)."""
+
+
+class Claim(BaseModel):
+    """``POST /api/tables/{id}/seats/{seat}/claim``: the name to sit down as (optional)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    name: str | None = Field(default=None, max_length=64, examples=["Bo"])
 
 
 class Move(BaseModel):
@@ -123,6 +134,7 @@ def router(
             bot_delay=delay,
             clock=new.clock,
             clock_bot=new.clock_bot,
+            open_seats=new.open or (),
         )
         await publish(created.id, created.step)
         page = f"{base(request)}/tables/{created.id}"
@@ -136,6 +148,7 @@ def router(
                     "name": created.meta.names[seat],
                     "token": tokens.get(seat),
                     "url": f"{page}#token={tokens[seat]}" if seat in tokens else None,
+                    "open": created.meta.is_open(seat),
                 }
                 for seat, kind in enumerate(created.meta.kinds)
             ],
@@ -146,9 +159,12 @@ def router(
     @routes.get("/tables")
     async def list_tables(
         status: Annotated[str | None, Query(pattern="^(playing|finished)$")] = None,
+        free: bool = False,
     ) -> dict[str, Any]:
-        """The lobby: the newest tables (public facts only: game, seats, status, step)."""
-        return {"tables": await asyncio.to_thread(service.lobby, status)}
+        """The lobby: the newest tables (public facts only: game, seats, status, step, the
+        seats free to claim); ``?free=true`` lists only tables with a free seat."""
+        listed = await asyncio.to_thread(service.lobby, status, free_only=free)
+        return {"tables": listed}
 
     @routes.get("/tables/{table_id}")
     async def get_table(
@@ -187,6 +203,29 @@ def router(
         )
         await publish(table_id, moved.live.step)
         return table_view(moved.live, moved.seat)
+
+    @routes.post(
+        "/tables/{table_id}/seats/{seat}/claim",
+        openapi_extra={
+            "requestBody": {
+                "required": False,
+                "content": {"application/json": {"schema": Claim.model_json_schema()}},
+            }
+        },
+    )
+    async def claim_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        """Sit down at an open seat: its token and page, given once (409 if taken)."""
+        raw = await request.body()
+        wanted = await parse(request, Claim) if raw.strip() else Claim()
+        claimed = await asyncio.to_thread(service.claim, table_id, seat, wanted.name)
+        await publish(table_id, claimed.live.step)
+        page = f"{base(request)}/tables/{table_id}"
+        return {
+            "seat": claimed.seat,
+            "token": claimed.token,
+            "url": f"{page}#token={claimed.token}",
+            "name": claimed.live.meta.names[claimed.seat],
+        }
 
     @routes.get("/tables/{table_id}/record")
     async def get_record(table_id: str) -> JSONResponse:

@@ -7,7 +7,9 @@ Three tables hold everything:
   current step and turn (kept with every move, for the lobby), times and the
   per-table bot delay and turn clock;
 - ``seats``: who sits where now (``human`` or a bot's name), the seat's display
-  name and the SHA-256 hash of its token (the token itself is never stored);
+  name and the SHA-256 hash of its token (the token itself is never stored); an
+  ``open`` seat (migration 0002) is a human seat free for anyone to claim: it has
+  no token hash until someone claims it, and is then an ordinary seat;
 - ``moves``: the append-only log, one row per step in the engine's notation
   (chance included), keyed by (table, step). That key is what makes two moves
   at once safe: both try to write the same step, the database keeps one.
@@ -26,6 +28,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     Double,
     Engine,
@@ -38,6 +41,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     text,
 )
 from sqlalchemy.engine import make_url
@@ -83,6 +87,7 @@ seats = Table(
     Column("kind", String(64), nullable=False),
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=True),
+    Column("open", Boolean, nullable=False, server_default=false()),
 )
 
 moves = Table(

@@ -30,7 +30,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, insert, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from ranchhand import __version__
@@ -109,6 +109,11 @@ class Meta:
     clock: float | None
     clock_bot: str
     created: float
+    open: tuple[bool, ...] = ()
+    """Per seat: free for anyone to claim (a human seat with no token yet)."""
+
+    def is_open(self, seat: int) -> bool:
+        return seat < len(self.open) and self.open[seat]
 
     def label(self, player: int) -> str:
         return "chance" if player == CHANCE else f"P{player} {self.names[player]}"
@@ -256,6 +261,15 @@ class Created:
 
 
 @dataclass(frozen=True)
+class Claimed:
+    """A seat someone claimed: its new token (shown once) and the table now."""
+
+    seat: int
+    token: str
+    live: Live
+
+
+@dataclass(frozen=True)
 class Due:
     """What a table waits for that the server does itself: a bot, or a clock running out."""
 
@@ -295,8 +309,13 @@ class TableService:
         bot_delay: float = 0.0,
         clock: float | None = None,
         clock_bot: str | None = None,
+        open_seats: Sequence[int] = (),
     ) -> Created:
-        """A new table; chance and any bot moves due before a person acts are played."""
+        """A new table; chance and any bot moves due before a person acts are played.
+
+        ``open_seats`` are human seats left free for anyone to :meth:`claim`: they get
+        no token now. The other human seats' tokens go to the creator.
+        """
         try:
             name = canonical_name(game)
             if players is None:
@@ -315,9 +334,14 @@ class TableService:
         except OptionError as error:
             raise BadRequest(str(error)) from None
         shown = _names(names, kinds)
+        free = _open_seats(open_seats, kinds)
         if HUMAN not in kinds and bot_delay <= 0:
             bot_delay = 0.0  # a bots-only table with no delay plays out at once
-        tokens = {seat: new_token() for seat, kind in enumerate(kinds) if kind == HUMAN}
+        tokens = {
+            seat: new_token()
+            for seat, kind in enumerate(kinds)
+            if kind == HUMAN and seat not in free
+        }
         now = time.time()
         meta = Meta(
             id=secrets.token_urlsafe(9),
@@ -333,6 +357,7 @@ class TableService:
             clock=clock,
             clock_bot=chosen_clock_bot,
             created=now,
+            open=tuple(s in free for s in range(len(kinds))),
         )
         live = Live(meta, loaded, loaded.new_initial_state(), updated=now)
         live.settle(bots=meta.bot_delay == 0)
@@ -361,6 +386,12 @@ class TableService:
                     )
                 ],
             )
+            if free:  # the column's default is false: only open seats are written
+                db.execute(
+                    update(store.seats)
+                    .where(store.seats.c.table_id == meta.id, store.seats.c.seat.in_(free))
+                    .values(open=True)
+                )
             self._insert_moves(db, meta.id, live, 0, now)
         self._remember(live)
         log.info(
@@ -368,7 +399,7 @@ class TableService:
             meta.id,
             meta.game,
             meta.players,
-            ", ".join(meta.kinds),
+            ", ".join(f"{k} (open)" if s in free else k for s, k in enumerate(meta.kinds)),
             live.step,
         )
         return Created(meta.id, tokens, meta, live.step)
@@ -385,11 +416,24 @@ class TableService:
         live = self.current(table_id)
         return live, live.meta.seat_of(token)
 
-    def lobby(self, status: str | None = None, limit: int = LOBBY_LIMIT) -> list[dict[str, Any]]:
-        """The tables a lobby lists, newest first: public facts only."""
+    def lobby(
+        self, status: str | None = None, limit: int = LOBBY_LIMIT, *, free_only: bool = False
+    ) -> list[dict[str, Any]]:
+        """The tables a lobby lists, newest first: public facts only.
+
+        ``free`` is the seats anyone may claim now (open, and the game not over);
+        ``free_only`` keeps only the tables that have one.
+        """
         query = select(store.tables).order_by(store.tables.c.updated.desc()).limit(limit)
         if status is not None:
             query = query.where(store.tables.c.status == status)
+        if free_only:
+            query = query.where(
+                store.tables.c.status == "playing",
+                store.tables.c.id.in_(
+                    select(store.seats.c.table_id).where(store.seats.c.open == true())
+                ),
+            )
         with self.engine.connect() as db:
             rows = db.execute(query).mappings().all()
             ids = [row["id"] for row in rows]
@@ -403,25 +447,38 @@ class TableService:
         by_table: dict[str, list[dict[str, Any]]] = {}
         for seat in sorted(seat_rows, key=lambda r: r["seat"]):
             by_table.setdefault(seat["table_id"], []).append(
-                {"seat": seat["seat"], "kind": seat["kind"], "name": seat["name"]}
+                {
+                    "seat": seat["seat"],
+                    "kind": seat["kind"],
+                    "name": seat["name"],
+                    "open": bool(seat["open"]),
+                }
             )
-        return [
-            {
-                "id": row["id"],
-                "game": row["game"],
-                "players": row["players"],
-                "status": row["status"],
-                "step": row["step"],
-                "turn": row["turn"],
-                "to_act": row["to_act"],
-                "seats": by_table.get(row["id"], []),
-                "bot_delay": row["bot_delay"],
-                "clock": row["clock"],
-                "created": row["created"],
-                "updated": row["updated"],
-            }
-            for row in rows
-        ]
+        listed = []
+        for row in rows:
+            seats = by_table.get(row["id"], [])
+            free = [s["seat"] for s in seats if s["open"]] if row["status"] == "playing" else []
+            if free_only and not free:
+                continue
+            listed.append(
+                {
+                    "id": row["id"],
+                    "game": row["game"],
+                    "players": row["players"],
+                    "status": row["status"],
+                    "step": row["step"],
+                    "turn": row["turn"],
+                    "to_act": row["to_act"],
+                    "seats": seats,
+                    "free": free,
+                    "free_seats": len(free),
+                    "bot_delay": row["bot_delay"],
+                    "clock": row["clock"],
+                    "created": row["created"],
+                    "updated": row["updated"],
+                }
+            )
+        return listed
 
     def record(self, table_id: str) -> Record:
         """The finished table's record (``ranchhand-record/1``), seed included."""
@@ -526,6 +583,49 @@ class TableService:
         self._forget(table_id)
         log.info("table %s: seat %d is now played by %s", table_id, seat, kind)
         return Moved(self.current(table_id), seat, live.step)
+
+    def claim(self, table_id: str, seat: int, name: str | None = None) -> Claimed:
+        """Take the open ``seat`` (as ``name``, else the name it was created with).
+
+        The token is made here and returned once. One conditional UPDATE (the seat is
+        still open and the table still playing) decides between claims that arrive
+        together: exactly one changes the row, the others are refused with Conflict.
+        """
+        live = self.current(table_id)
+        meta = live.meta
+        if not 0 <= seat < meta.players:
+            raise NoSuchTable(f"no seat {seat} at this table (seats 0 to {meta.players - 1})")
+        if live.finished:
+            raise Conflict("the game is over")
+        if not meta.is_open(seat):
+            raise Conflict(f"seat {seat} is not free: it was handed out or someone took it")
+        shown = meta.names[seat] if name is None else _name(name, "name")
+        token = new_token()
+        now = time.time()
+        seats = store.seats.c
+        playing = select(store.tables.c.id).where(
+            store.tables.c.id == table_id, store.tables.c.status == "playing"
+        )
+        with self.engine.begin() as db:
+            claimed = db.execute(
+                update(store.seats)
+                .where(
+                    seats.table_id == table_id,
+                    seats.seat == seat,
+                    seats.open == true(),
+                    seats.token_hash.is_(None),
+                    seats.table_id.in_(playing),
+                )
+                .values(open=False, token_hash=token_hash(token), name=shown)
+            )
+            if claimed.rowcount != 1:
+                raise Conflict(f"seat {seat} is not free: someone took it just now")
+            db.execute(
+                update(store.tables).where(store.tables.c.id == table_id).values(updated=now)
+            )
+        self._forget(table_id)
+        log.info("table %s: open seat %d claimed", table_id, seat)
+        return Claimed(seat, token, self.current(table_id))
 
     def due(self, table_id: str) -> Due | None:
         """What the server itself must do next at this table, and when, if anything."""
@@ -702,15 +802,31 @@ def _names(names: Sequence[str] | None, kinds: Sequence[str]) -> list[str]:
         return list(kinds)
     if len(names) != len(kinds):
         raise BadRequest(f"names: expected {len(kinds)} names (one per seat), got {len(names)}")
-    shown = []
-    for i, name in enumerate(names):
-        name = name.strip()
-        if not name or len(name) > MAX_NAME:
-            raise BadRequest(f"names[{i}]: expected 1 to {MAX_NAME} characters")
-        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
-            raise BadRequest(f"names[{i}]: control or unprintable characters")
-        shown.append(name)
-    return shown
+    return [_name(name, f"names[{i}]") for i, name in enumerate(names)]
+
+
+def _name(name: str, where: str) -> str:
+    """A display name, stripped: 1 to MAX_NAME printable characters."""
+    name = name.strip()
+    if not name or len(name) > MAX_NAME:
+        raise BadRequest(f"{where}: expected 1 to {MAX_NAME} characters")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
+        raise BadRequest(f"{where}: control or unprintable characters")
+    return name
+
+
+def _open_seats(seats: Sequence[int], kinds: Sequence[str]) -> set[int]:
+    """The seats to leave open: each a human seat of this table, named once."""
+    free = set()
+    for seat in seats:
+        if not 0 <= seat < len(kinds):
+            raise BadRequest(f"open: no seat {seat} (seats 0 to {len(kinds) - 1})")
+        if kinds[seat] != HUMAN:
+            raise BadRequest(f"open: seat {seat} is a bot ({kinds[seat]}); only a person's seat")
+        if seat in free:
+            raise BadRequest(f"open: seat {seat} is named twice")
+        free.add(seat)
+    return free
 
 
 def _meta(row: Any, seat_rows: Sequence[Any]) -> Meta:
@@ -728,6 +844,8 @@ def _meta(row: Any, seat_rows: Sequence[Any]) -> Meta:
         clock=None if row["clock"] is None else float(row["clock"]),
         clock_bot=row["clock_bot"],
         created=float(row["created"]),
+        # .get: a seats row read through the 0001 schema (no such column) is not open
+        open=tuple(bool(s.get("open", False)) for s in seat_rows),
     )
 
 

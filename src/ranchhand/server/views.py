@@ -39,7 +39,7 @@ def table_view(live: Live, seat: int | None) -> dict[str, Any]:
         "log": collapse([entry[0 if seat is None else seat + 1] for entry in live.events]),
         "outcome": None if outcome is None else outcome.to_json(),
         "seats": [
-            {"seat": s, "kind": kind, "name": name}
+            {"seat": s, "kind": kind, "name": name, "open": meta.is_open(s)}
             for s, (kind, name) in enumerate(zip(meta.kinds, meta.names, strict=True))
         ],
         "options": dict(meta.options),

@@ -37,12 +37,13 @@ class Connection:
     socket: WebSocket
     table_id: str
     seat: int | None
-    sent: tuple[int, tuple[str, ...]] = (-1, ())
-    """The version (step, seat kinds) of the last view sent, so none is sent twice."""
+    sent: tuple[Any, ...] = (-1, ())
+    """The version (step, seat kinds, names, open seats) of the last view sent, so none is
+    sent twice."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def send_view(self, live: Live) -> None:
-        version = (live.step, live.meta.kinds)
+        version = (live.step, live.meta.kinds, live.meta.names, live.meta.open)
         async with self.lock:
             if version == self.sent or live.step < self.sent[0]:
                 return
