@@ -1,4 +1,5 @@
-// The lobby: create a table from the registry's games and options, list tables.
+// The lobby: create a table from the registry's games and options, list tables, join a
+// free seat (a seat created "open for anyone" is claimed once: POST .../seats/N/claim).
 
 import { copyButton, el, getJSON, patternDefs, postJSON, seatSwatch } from "/static/common.js";
 
@@ -42,11 +43,12 @@ function drawSeats() {
   rows.replaceChildren();
   for (let i = 0; i < count; i++) {
     const kind = old[i] ? old[i].kind : i === 0 ? "human" : "greedy";
-    const kinds = ["human", ...game.bots];
+    const kinds = ["human", "open", ...game.bots];
+    const words = { human: "a person", open: "open for anyone" };
     const select = el(
       "select",
       { id: `seat-kind-${i}`, "aria-label": `P${i}: who plays` },
-      ...kinds.map((k) => el("option", { value: k, selected: k === kind }, k === "human" ? "a person" : `bot: ${k}`)),
+      ...kinds.map((k) => el("option", { value: k, selected: k === kind }, words[k] || `bot: ${k}`)),
     );
     const name = el("input", {
       type: "text", id: `seat-name-${i}`, maxlength: 32, "aria-label": `P${i}: name`,
@@ -100,9 +102,12 @@ async function create(event) {
   event.preventDefault();
   $("create-error").textContent = "";
   const rows = [...$("seat-rows").querySelectorAll(".seat-row")];
-  const seats = rows.map((row) => row.querySelector("select").value);
+  const chosen = rows.map((row) => row.querySelector("select").value);
+  const open = chosen.flatMap((kind, i) => (kind === "open" ? [i] : []));
+  const seats = chosen.map((kind) => (kind === "open" ? "human" : kind));
   const names = rows.map((row, i) => row.querySelector("input").value.trim() || (seats[i] === "human" ? `Player ${i}` : seats[i]));
   const body = { game: $("game").value, players: seats.length, seats, names, options: chosenOptions() };
+  if (open.length) body.open = open;
   if (seats.some((s) => s !== "human")) body.bot_delay = 0.6;
   let made;
   try {
@@ -137,7 +142,7 @@ function drawCreated(made) {
           " ",
           s.url
             ? [el("a", { href: s.url, target: "_blank", rel: "noopener" }, "open"), " ", copyButton(s.url, "Copy link")]
-            : el("span", { class: "muted" }, `(bot: ${s.kind})`),
+            : el("span", { class: "muted" }, s.open ? "(open: anyone may join from the lobby's list)" : `(bot: ${s.kind})`),
         )),
     ),
     humans.length > 1
@@ -149,33 +154,80 @@ function drawCreated(made) {
   box.scrollIntoView({ block: "nearest" });
 }
 
-async function loadTables() {
+async function loadTables({ force = true } = {}) {
+  if (!force && document.querySelector("#tables .join-form")) return; // someone is typing a name
+  const query = filter === "free" ? "?free=true" : filter ? `?status=${filter}` : "";
   let data;
   try {
-    data = await getJSON(`/api/tables${filter ? "?status=" + filter : ""}`);
+    data = await getJSON(`/api/tables${query}`);
   } catch (error) {
     $("tables").replaceChildren(el("li", { class: "error" }, error.message));
     return;
   }
   const names = Object.fromEntries(games.map((g) => [g.id, g.name]));
   if (!data.tables.length) {
-    $("tables").replaceChildren(el("li", { class: "muted" }, "No tables yet: create one."));
+    const none = filter === "free" ? "No table has a free seat now: create one with a seat open for anyone." : "No tables yet: create one.";
+    $("tables").replaceChildren(el("li", { class: "muted" }, none));
     return;
   }
   $("tables").replaceChildren(
     ...data.tables.map((t) => {
       const humans = t.seats.filter((s) => s.kind === "human").length;
       const state = t.status === "finished" ? "finished" : `playing, step ${t.step}`;
-      return el(
+      const free = t.free || [];
+      const seatNames = t.seats.map((s) => (free.includes(s.seat) ? `P${s.seat} free` : s.name)).join(", ");
+      const item = el(
         "li",
-        { "data-table": t.id },
+        { "data-table": t.id, "data-free": free.join(",") },
         el("strong", {}, names[t.game] || t.game),
-        el("span", { class: "meta" }, `${t.players} players (${humans} people) · ${state} · ${t.seats.map((s) => s.name).join(", ")}`),
+        el("span", { class: "meta" }, `${t.players} players (${humans} people) · ${state} · ${seatNames}`),
+        free.length ? el("span", { class: "free" }, free.length === 1 ? "1 free seat" : `${free.length} free seats`) : null,
+        ...free.map((seat) =>
+          el("button", { type: "button", class: "small", "data-join": seat, onclick: () => askName(item, t, seat) }, `Join as P${seat}`)),
         el("a", { href: `/tables/${t.id}` }, t.status === "finished" ? "See the end" : "Watch"),
         t.status === "finished" ? el("a", { href: `/replay#table=${t.id}` }, "Replay") : null,
       );
+      return item;
     }),
   );
+}
+
+/** The name to sit down as, asked beside the table; then claim the seat and open its page. */
+function askName(item, table, seat) {
+  for (const old of document.querySelectorAll("#tables .join-form")) old.remove();
+  const id = `join-name-${table.id}-${seat}`;
+  const input = el("input", { type: "text", id, maxlength: 32, required: true, autocomplete: "nickname", placeholder: "your name" });
+  const error = el("p", { class: "error", role: "alert" });
+  const form = el(
+    "form",
+    { class: "join-form", "data-join-form": seat },
+    el("label", { for: id }, `Your name at P${seat}`),
+    input,
+    el("button", { type: "submit", class: "primary small" }, "Sit down"),
+    el("button", { type: "button", class: "small", onclick: () => { form.remove(); item.querySelector(`[data-join="${seat}"]`)?.focus(); } }, "Cancel"),
+    error,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (!name) {
+      error.textContent = "Type the name the others will see.";
+      input.focus();
+      return;
+    }
+    error.textContent = "";
+    let claimed;
+    try {
+      claimed = await postJSON(`/api/tables/${encodeURIComponent(table.id)}/seats/${seat}/claim`, { name });
+    } catch (failure) {
+      error.textContent = `${failure.message}. The list will refresh: choose another seat.`;
+      setTimeout(() => loadTables(), 2500);
+      return;
+    }
+    location.assign(claimed.url);
+  });
+  item.append(form);
+  input.focus();
 }
 
 async function main() {
@@ -197,7 +249,7 @@ async function main() {
   }
   drawGame();
   loadTables();
-  setInterval(loadTables, 10000);
+  setInterval(() => loadTables({ force: false }), 10000);
 }
 
 main();
