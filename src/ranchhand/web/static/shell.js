@@ -307,7 +307,7 @@ function drawSeats(view) {
       return el(
         "li",
         { class: `seat${acting ? " acting" : ""}${i === view.you ? " mine" : ""}`, "data-seat": i },
-        acting ? el("span", { class: "marker", "aria-label": "to act" }, "▶") : null,
+        acting ? el("span", { class: "marker", role: "img", "aria-label": "to act" }, "▶") : null,
         seatBadge(view, i),
         notes.length ? el("small", {}, ` (${notes.join(", ")})`) : null,
       );

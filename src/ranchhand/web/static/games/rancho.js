@@ -271,11 +271,36 @@ function draw(view, ui, ended) {
   const legal = ended ? [] : (view.legal_actions || []);
   const deals = legal.map(parseDeal).filter(Boolean);
   ensureStyle();
+  const focused = focusMark(ui);
   ui.board.replaceChildren(
     el("div", { class: "rancho" },
       drawBoard(view, ui, catalog, m, deals, ended),
       el("div", { class: "rancho-side" }, drawDice(view, ui, m), drawRanches(view, ui, catalog, m, ended))));
   if (ui.controls) ui.controls.replaceChildren(...(ended ? [] : [drawControls(view, ui, catalog, m, legal, deals)]));
+  refocus(ui, focused);
+}
+
+// Keyboard: every redraw replaces the elements, so the focus goes back to the same
+// thing drawn anew (the same space, button or option), else to the first control of
+// the same section (a builder that changed its step), instead of falling to the page.
+function focusKey(node) {
+  const text = node.tagName === "BUTTON" ? node.textContent.trim() : "";
+  return [node.tagName, node.getAttribute("data-space"), node.getAttribute("aria-label"), node.id, text].join("|");
+}
+function focusMark(ui) {
+  const node = document.activeElement;
+  if (!node || !node.getAttribute) return null;
+  if (!(ui.board.contains(node) || (ui.controls && ui.controls.contains(node)))) return null;
+  const section = node.closest("section[aria-label]");
+  return { key: focusKey(node), section: section ? section.getAttribute("aria-label") : null };
+}
+function refocus(ui, mark) {
+  if (!mark || (document.activeElement && document.activeElement !== document.body)) return;
+  const roots = [ui.board, ui.controls].filter(Boolean);
+  const focusable = roots.flatMap((r) => [...r.querySelectorAll("button:not(:disabled), input:not(:disabled), [tabindex='0']")]);
+  let again = focusable.find((n) => focusKey(n) === mark.key);
+  if (!again && mark.section) again = focusable.find((n) => { const s = n.closest("section[aria-label]"); return s && s.getAttribute("aria-label") === mark.section; });
+  if (again) again.focus({ preventScroll: true });
 }
 
 // ----------------------------------------------------------------- the board
@@ -299,9 +324,9 @@ function drawBoard(view, ui, catalog, m, deals, ended) {
   const me = view.you;
   const buyable = new Map(); // pasture -> deals
   for (const d of deals) for (const p of d.pastures) buyable.set(p, [...(buyable.get(p) || []), d]);
-  const struck = new Set();
-  for (const [, price] of obs.strikes || []) struck.add(price);
-  if (obs.strike) struck.add(obs.strike[1]);
+  const struck = new Map(); // price -> who struck it
+  for (const [who, price] of obs.strikes || []) struck.set(price, who);
+  if (obs.strike) struck.set(obs.strike[1], obs.strike[0]);
   const arranging = local.arranging && me != null && !ended;
   const mine = me != null ? m.players[me] : null;
   const draftAt = new Map();
@@ -329,6 +354,7 @@ function drawBoard(view, ui, catalog, m, deals, ended) {
     else words.push(`pasture ${s.id}, price ${s.price}`);
     if (!isPen && seat != null) words.push(`owned by ${seatName(view, ui, seat)}`);
     if (!isPen && seat == null) words.push("free");
+    if (!isPen && struck.has(s.price)) words.push(`struck by the ${struck.get(s.price)}`);
     const piece = m.pieces.get(s.id);
     if (piece) words.push(`${piece.piece.count > 1 ? piece.piece.count + " " : ""}${plural(piece.piece.kind, piece.piece.count)} of ${seatOf(ui, piece.seat).short}`);
     const g = sv("g", { class: "rancho-space", "data-space": s.id }, title(words.join("; ")));
@@ -354,14 +380,14 @@ function drawBoard(view, ui, catalog, m, deals, ended) {
       g.classList.add("rancho-click");
       g.append(sv("polygon", { points: hexPoints(x, y, R - 2), fill: "none", stroke: "#a87400", "stroke-width": 3, "stroke-dasharray": "6 3", class: "rancho-buyable" }));
       if (local.want === `pasture:${s.id}`) g.append(sv("polygon", { points: hexPoints(x, y, R - 2), fill: "#ffd54f", "fill-opacity": 0.45, stroke: "#8a6d00", "stroke-width": 3 }));
-      clickable(g, `buy pasture ${s.id}`, () => { local.panel = "deal"; local.want = `pasture:${s.id}`; local.pay = null; redraw(); });
+      clickable(g, hexPoints(x, y, R - 3.5), `buy pasture ${s.id}`, () => { local.panel = "deal"; local.want = `pasture:${s.id}`; local.pay = null; redraw(); });
     }
     if (arranging && mine && mine.region.includes(s.id)) {
       g.classList.add("rancho-click");
       const selected = local.sel != null && draftAt.get(s.id) === local.sel;
       const pending = local.pending && local.pending.includes(s.id);
       g.append(sv("polygon", { points: hexPoints(x, y, R - 2), fill: pending ? "#ffd54f" : "none", "fill-opacity": 0.5, stroke: selected || pending ? "#1b5e20" : "#333", "stroke-width": selected || pending ? 3.5 : 1.5, "stroke-dasharray": selected || pending ? null : "3 3" }));
-      clickable(g, `arrange: space ${s.id}`, () => arrangeClick(s.id, m, geo, catalog));
+      clickable(g, hexPoints(x, y, R - 3.5), `arrange: space ${s.id}`, () => arrangeClick(s.id, m, geo, catalog));
     }
     hexes.append(g);
   }
@@ -387,7 +413,10 @@ function drawBoard(view, ui, catalog, m, deals, ended) {
   return el("figure", { class: "rancho-figure" }, svg);
 }
 
-function clickable(g, label, action) {
+// A space that acts: focusable, a button with a name, Enter and Space, and a focus ring
+// (dark with a white core, drawn inside the hex, shown only while it has the focus).
+function clickable(g, ring, label, action) {
+  g.append(sv("polygon", { points: ring, class: "rancho-focus" }), sv("polygon", { points: ring, class: "rancho-focus-in" }));
   g.setAttribute("tabindex", "0");
   g.setAttribute("role", "button");
   g.setAttribute("aria-label", label);
@@ -512,7 +541,7 @@ function drawRanches(view, ui, catalog, m, ended) {
     const swatch = sv("svg", { viewBox: "0 0 14 14", class: "rancho-swatch", "aria-hidden": "true" },
       sv("rect", { x: 0.5, y: 0.5, width: 13, height: 13, rx: 3, fill: ownerFill(ui, seat).fill, stroke: "#333" }),
       ownerFill(ui, seat).overlay ? sv("rect", { x: 0.5, y: 0.5, width: 13, height: 13, rx: 3, fill: ownerFill(ui, seat).overlay }) : null);
-    const name = el("th", { scope: "row" }, swatch, " ", seatName(view, ui, seat), playing ? el("span", { class: "rancho-turn", title: "playing now", text: " ◀" }) : null);
+    const name = el("th", { scope: "row" }, swatch, " ", seatName(view, ui, seat), playing ? el("span", { class: "rancho-turn", title: "playing now" }, el("span", { "aria-hidden": "true", text: " ◀" }), el("span", { class: "rancho-sr", text: " (playing now)" })) : null);
     rows.push(el("tr", { class: [playing ? "rancho-playing" : "", view.you === seat ? "rancho-you" : "", full ? "rancho-full" : ""].join(" ").trim(), "data-seat": seat },
       name,
       ...KEYS.map((k) => el("td", { class: FARM.includes(k) && !p.animals[k] ? "rancho-missing" : "", text: p.animals[k] ? String(p.animals[k]) : "·" })),
@@ -785,7 +814,11 @@ function ensureStyle() {
 .rancho-board .rancho-piece-text{font-size:11px;font-weight:700;fill:#222;stroke:none}
 .rancho-click{cursor:pointer}
 .rancho-click:focus{outline:none}
-.rancho-click:focus polygon:last-of-type,.rancho-click:hover polygon:last-of-type{stroke:#0d47a1;stroke-width:3.5}
+.rancho-click:hover polygon:nth-last-of-type(3){stroke:#0d47a1;stroke-width:3.5}
+.rancho-focus,.rancho-focus-in{fill:none;display:none;pointer-events:none}
+.rancho-focus{stroke:#111;stroke-width:5}
+.rancho-focus-in{stroke:#fff;stroke-width:1.8}
+.rancho-click:focus-visible .rancho-focus,.rancho-click:focus-visible .rancho-focus-in{display:inline}
 .rancho-dice h3,.rancho-builder h3,.rancho-arranger h3{font-size:1rem;margin:.2rem 0}
 .rancho-dice-row{display:flex;gap:.4rem;flex-wrap:wrap}
 .rancho-die{width:3.2rem;height:3.2rem}
@@ -807,6 +840,7 @@ function ensureStyle() {
 .rancho-ranches svg.rancho-icon{display:inline-block}
 .rancho-ranches th[scope=row]{white-space:nowrap}
 .rancho-playing{background:#fff6d9}
+.rancho-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .rancho-you th[scope=row]{font-weight:700}
 .rancho-missing{color:#b0a99a}
 .rancho-full td{color:#1b5e20;font-weight:700}

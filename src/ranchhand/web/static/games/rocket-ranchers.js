@@ -226,7 +226,7 @@ function miniCard(cat, text, extra = {}) {
                      title: cardWords(cat, text), ...extra },
            h("b", { class: "rr-mini-l", style: `color:${c.biome.ink}` }, c.biome.letter),
            h("span", {}, c.short),
-           h("span", { class: "rr-mini-d", "aria-label": plural(c.dots, "dot") }, "•".repeat(c.dots)));
+           h("span", { class: "rr-mini-d", role: "img", "aria-label": plural(c.dots, "dot") }, "•".repeat(c.dots)));
 }
 
 // ------------------------------------------------------------------ the display
@@ -272,16 +272,22 @@ function drawDisplay(cat, view, acts, mine) {
       const best = nearestPlacement(cat, places, i);
       if (best) {
         wrap.classList.add("rr-aim");
-        setAll(wrap, { "data-choose": "place", "data-k": "c" + name });
+        const cells = placementCells(cat, pick.beam, pick.rot, best.anchor).map((j) => cellName(cat, j)).join(" ");
+        setAll(wrap, { role: "button", tabindex: 0, "data-choose": "place", "data-k": "c" + name,
+                       "aria-pressed": String(pick.place === best.text),
+                       "aria-label": `${label}: aim the beam here, taking ${cells}` });
         wrap.addEventListener("mouseenter", () => preview(best));
         wrap.addEventListener("mouseleave", () => preview(null));
+        wrap.addEventListener("focus", () => preview(best));
+        wrap.addEventListener("blur", () => preview(null));
         wrap.addEventListener("click", () => choose({ place: best.text }));
       }
     }
     svg.append(wrap);
   });
   const overlay = s("g", { class: "rr-overlay", "pointer-events": "none" });
-  svg.append(overlay);
+  // the keyboard's focus ring, drawn above the preview so the overlay never hides it
+  svg.append(overlay, s("g", { class: "rr-ring", "pointer-events": "none", "aria-hidden": "true" }));
   return { svg, overlay };
 }
 
@@ -671,6 +677,20 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+// A focused cell gets a ring above the preview (an SVG outline would lie under it).
+function focusRing(cell, on) {
+  const ring = cell.ownerSVGElement && cell.ownerSVGElement.querySelector(".rr-ring");
+  if (!ring) return;
+  ring.replaceChildren();
+  if (!on || !cell.matches(":focus-visible")) return;
+  const [x, y] = cellXY(last.ui.catalog, cellIndex(last.ui.catalog, cell.getAttribute("data-cell")));
+  ring.append(s("rect", { x: x - 5, y: y - 5, width: CELL + 10, height: CELL + 10, rx: 13, class: "rr-focus" }),
+              s("rect", { x: x - 1.5, y: y - 1.5, width: CELL + 3, height: CELL + 3, rx: 10, class: "rr-focus-in" }));
+}
+const isCell = (node) => node instanceof SVGElement && node.classList.contains("rr-cell") && last;
+document.addEventListener("focusin", (event) => { if (isCell(event.target)) focusRing(event.target, true); });
+document.addEventListener("focusout", (event) => { if (isCell(event.target)) focusRing(event.target, false); });
+
 // ------------------------------------------------------------------ the end
 export function renderEnd(view, ui) {
   const cat = ui.catalog;
@@ -747,7 +767,8 @@ function injectStyle() {
 .rr-cat-t{font:800 11px system-ui,sans-serif;fill:#f3e8ff;text-anchor:middle;letter-spacing:.06em}
 .rr-cell{outline:none}
 .rr-cell[tabindex],.rr-aim{cursor:pointer}
-.rr-cell:focus-visible>.rr-card>rect:first-child{stroke:#111;stroke-width:5}
+.rr-focus{fill:none;stroke:#111;stroke-width:5}
+.rr-focus-in{fill:none;stroke:#fff;stroke-width:2.5}
 .rr-target>.rr-card>rect:first-child{stroke:#1f5fbf;stroke-width:5}
 .rr-first>.rr-card>rect:first-child{stroke:#111;stroke-width:7}
 .rr-aim:hover>.rr-card{opacity:.92}
