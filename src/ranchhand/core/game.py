@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -256,6 +257,19 @@ class Game(ABC):
         """Build the position ``spec`` describes (see :meth:`setup`)."""
         raise StateError("setup", f"{self.id} has no setup description")
 
+    def sample_state(self, observation: Observation, rng: random.Random) -> State:
+        """A full state consistent with everything ``observation`` shows (determinization).
+
+        Search bots call this to imagine the hidden part of the table: cards a
+        player cannot see are redrawn from what could be there, weighted by their
+        counts, and everything the observation shows is kept. It is built from the
+        observation alone, so the state it returns can never tell its caller more
+        than the observing player knows; all randomness comes from ``rng``. A game
+        of perfect information returns a copy of the table. The base raises
+        :class:`GameDefinitionError`: a game without it cannot be searched.
+        """
+        raise GameDefinitionError(f"{self.id} cannot sample states from an observation")
+
     def summary(self) -> Summary:
         """A fresh accumulator for the :meth:`State.details` of finished games.
 
@@ -488,6 +502,14 @@ class State(ABC):
         texts = [str(a) for a in self.legal_actions(player)]
         close = difflib.get_close_matches(text.strip(), texts, n=n, cutoff=0.4)
         return close or texts[:n]
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A state ``player`` cannot tell apart from this one, hidden cards redrawn.
+
+        Made from ``observe(player)`` only (see :meth:`Game.sample_state`), so it
+        never uses more than ``player`` sees.
+        """
+        return self.game.sample_state(self.observe(player), rng)
 
     def returns(self) -> list[float]:
         outcome = self.outcome()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from ranchhand.core import ChanceOutcomes, Game, Option
+from ranchhand.core.errors import GameDefinitionError
 from ranchhand.games.rancho.actions import Deal, DiceRoll, Strike
 from ranchhand.games.rancho.board import board_names, load_board
 from ranchhand.games.rancho.deals import ladder
@@ -142,6 +144,13 @@ class RanchoGame(Game):
         from ranchhand.games.rancho.position import setup
 
         return setup(self, spec)
+
+    def sample_state(self, observation: Any, rng: random.Random) -> Any:
+        """The table the observation shows: Rancho hides nothing, so a copy (``rng`` unused)."""
+        state = getattr(observation, "state", None)
+        if state is None or state.game is not self:
+            raise GameDefinitionError(f"{self.id}: not an observation of this game")
+        return state.clone()
 
     def summary(self) -> RanchoSummary:
         """Mean game length, wins by seat, predator losses and dogs given, over many games."""
