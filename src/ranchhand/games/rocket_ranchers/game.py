@@ -8,10 +8,13 @@ page docs/games/rocket-ranchers.md for the reasons).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from ranchhand.core import Game, Option
+from ranchhand.core.game import Observation
+from ranchhand.games.rocket_ranchers.determinize import sample_state
 from ranchhand.games.rocket_ranchers.position import build_position
 from ranchhand.games.rocket_ranchers.state import RocketState
 from ranchhand.games.rocket_ranchers.summary import RocketSummary
@@ -101,6 +104,11 @@ class RocketGame(Game):
     def _setup(self, spec: Mapping[str, Any]) -> RocketState:
         """A position at the start of a player's turn, described by hand (see :mod:`.position`)."""
         return build_position(self, spec)
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> RocketState:
+        """A table consistent with ``observation``, unseen founding cards redrawn (see
+        :mod:`.determinize`)."""
+        return sample_state(self, observation, rng)
 
     def summary(self) -> RocketSummary:
         """Average score split per seat and overall, win rate per seat, Space Cats."""
