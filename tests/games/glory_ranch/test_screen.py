@@ -119,6 +119,8 @@ def test_an_empty_ranch_shows_the_last_round_in_parts() -> None:
     # Selkie +1 per Sea (2), Hippocamp +2 per Sea beside (the Selkie), Roc +1 at the right
     assert last == {
         "round": 1,
+        "ranches": [["selkie", "hippocamp", "roc"], []],
+        "turns": 1,
         "glory": [10, 0],
         "bonus": [5, 0],
         "penalty": [0, 5],

@@ -112,7 +112,9 @@ def test_no_text_names_a_card_the_viewer_cannot_know(
         notes.clear()
         state.apply(action, player)
         if state.round != round_before:  # every card is back in the box: no hand holds any
-            seen = {v: set() for v in range(players)}
+            # but the ranches scored were face up (the observation's last_round lists them)
+            scored = {state.game.index[c] for r in state.rounds[-1]["ranches"] for c in r}
+            seen = {v: set(scored) for v in range(players)}
             before = {v: set() for v in range(players)}
         face_up = isinstance(action, HandCard) and action.verb in ("play", "discard")
         for viewer in range(players):

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -118,6 +119,12 @@ class GloryRanch(Game):
         from ranchhand.games.glory_ranch.positions import setup
 
         return setup(self, spec)
+
+    def sample_state(self, observation: Any, rng: random.Random) -> Any:
+        """A full state consistent with ``observation``, hidden cards redrawn (determinize.py)."""
+        from ranchhand.games.glory_ranch.determinize import sample_state
+
+        return sample_state(self, observation, rng)
 
     def summary(self) -> GlorySummary:
         """Rounds per game, turns per round, wins per seat and the per-card table."""

@@ -4,6 +4,11 @@ Other players' hands appear only as sizes; a pending rock-paper-scissors sign is
 shown only to the player who chose it; cards being passed only to their passer.
 The spectator (``player`` None) sees what the table shows to nobody in particular:
 no hand, no sign, no card being passed.
+
+The public machinery of the turn is in it too (the discard pile, face up; the steps
+still pending, which follow from the face-up cards played; how many cards each player
+has put face down to pass; the turn counters), so that a full state consistent with
+an observation can be rebuilt from it alone (see determinize.py).
 """
 
 from __future__ import annotations
@@ -39,12 +44,25 @@ class GloryObservation:
     passing: list[int]
     log: list[str]
     last_round: dict[str, Any] | None
-    """The last round scored: ``round``; per player ``glory`` (the ranch's printed Glory),
+    """The last round scored: ``round``, its ``ranches`` (card ids, as they stood when it
+    was scored) and ``turns``; per player ``glory`` (the ranch's printed Glory),
     ``bonus`` (Hour Glass), ``penalty`` (of the cards left in hand, subtracted), ``points``
     (the round's score) and ``totals`` (running totals after it); the round's ``winners``.
     The parts are None for a round recorded before they were kept."""
     winners: list[int]
     """Who won the game, once it is over (empty until then)."""
+    discard_pile: list[int]
+    """The cards on the discard pile (face up: everyone saw them go there)."""
+    pending: list[tuple[Any, ...]]
+    """Every step still pending, bottom of the stack first (public: they follow from the
+    cards played); ``step`` is the top one as far as it is shown."""
+    passing_sizes: list[int]
+    """How many cards each player has put face down to pass (not which)."""
+    turn_state: dict[str, Any]
+    """Public counters of the game and the turn: ``turn`` (turns played in the game),
+    ``round_turns``, ``lost_turns`` (turns the next player will lose), ``playing`` (a card is
+    being resolved), ``exhausted`` (a draw found no card), ``seventh`` (a 7th card was
+    played this turn) and ``played_slot`` (where the card being resolved sits)."""
     ids: tuple[str, ...]
     cards: Deck
     """The deck's card data (public knowledge, like the printed cards); not in the JSON."""
@@ -74,4 +92,8 @@ class GloryObservation:
             "log": list(self.log),
             "last_round": self.last_round,
             "winners": list(self.winners),
+            "discard_pile": [ids[k] for k in self.discard_pile],
+            "pending": [list(step) for step in self.pending],
+            "passing_sizes": list(self.passing_sizes),
+            "turn_state": dict(self.turn_state),
         }

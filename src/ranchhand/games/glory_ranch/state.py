@@ -541,6 +541,18 @@ class GloryState(State):
             log=list(self.log),
             last_round=self._last_round(),
             winners=list(self.result.winners) if self.result else [],
+            discard_pile=[k for k, c in enumerate(self.discard) if c for _ in range(c)],
+            pending=list(self.stack),
+            passing_sizes=[len(p) for p in self.passing],
+            turn_state={
+                "turn": self.turn,
+                "round_turns": self.round_turns,
+                "lost_turns": self.skips,
+                "playing": self.playing,
+                "exhausted": self.exhausted,
+                "seventh": self.seventh,
+                "played_slot": self.played_slot,
+            },
             ids=game.ids,
             cards=game.deck,
         )
@@ -556,6 +568,8 @@ class GloryState(State):
         }
         return {
             "round": self.round if self.result is not None else self.round - 1,
+            "ranches": [list(r) for r in record["ranches"]],
+            "turns": record["turns"],
             **parts,
             "points": list(record["points"]),
             "totals": list(self.totals),
