@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, State
+from ranchhand.core.log import collapse
 from ranchhand.core.records import Record, replay_steps
 
 GAMES = {
@@ -127,16 +128,6 @@ def _expected(state: State, viewer: int | None, log: list[str]) -> dict[str, Any
         "turn": state.turn,
         "secrets": secrets_hidden_from(state, viewer),
     }
-
-
-def collapse(lines: list[str]) -> list[str]:
-    folded: list[tuple[str, int]] = []
-    for line in lines:
-        if folded and folded[-1][0] == line:
-            folded[-1] = (line, folded[-1][1] + 1)
-        else:
-            folded.append((line, 1))
-    return [line if n == 1 else f"{line} x{n}" for line, n in folded]
 
 
 def secrets_hidden_from(state: State, viewer: int | None) -> set[str]:

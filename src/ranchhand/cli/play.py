@@ -29,6 +29,7 @@ from ranchhand.cli.safe import plain, printable
 from ranchhand.cli.view import SCREEN_HEIGHT, SUMMARY_LINES, GameView
 from ranchhand.core.errors import ActionError, RecordError
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
+from ranchhand.core.log import collapse
 from ranchhand.core.notation import is_number
 from ranchhand.core.records import Record
 from ranchhand.core.runner import UNDO
@@ -81,7 +82,7 @@ class Table:
 
     def history(self, player: int) -> list[str]:
         """Everything ``player`` was told since the game began (the ``log`` command)."""
-        return _collapse([entry[player] for entry in self.events if player in entry])
+        return collapse([entry[player] for entry in self.events if player in entry])
 
     def undo(self, state: State) -> None:
         """Forget the log entry of an action taken back (nobody else saw it)."""
@@ -94,23 +95,12 @@ class Table:
         self._release(state)
         start = self.seen.get(player, 0)
         self.seen[player] = len(self.events)
-        return _collapse([entry[player] for entry in self.events[start:]])
+        return collapse([entry[player] for entry in self.events[start:]])
 
     def _release(self, state: State) -> None:
         if state.current_player() != SIMULTANEOUS:
             self.events.extend(self.pending)
             self.pending.clear()
-
-
-def _collapse(lines: list[str]) -> list[str]:
-    """Fold runs of the same line into one, e.g. sixteen hidden draws into 'x16'."""
-    folded: list[tuple[str, int]] = []
-    for line in lines:
-        if folded and folded[-1][0] == line:
-            folded[-1] = (line, folded[-1][1] + 1)
-        else:
-            folded.append((line, 1))
-    return [line if count == 1 else f"{line} x{count}" for line, count in folded]
 
 
 NUMBERED = 9

@@ -14,7 +14,7 @@ import math
 import os
 import tempfile
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -201,18 +201,25 @@ def replay_steps(
     state = game.new_initial_state()
     for index, step in enumerate(record.steps):
         yield state, step
-        if state.is_terminal():
-            raise RecordError(f"the game was already over before {step.action!r}", index)
-        expected = state.acting_players() or ((CHANCE,) if state.is_chance_node() else ())
-        if step.player not in expected:
-            raise RecordError(
-                f"record says player {step.player} acts, the rules say {list(expected)}", index
-            )
-        try:
-            state.apply_text(step.action, step.player)
-        except ActionError as error:
-            raise RecordError(str(error), index) from None
+        state.apply(parse_step(state, step, index), step.player)
     yield state, None
+
+
+def parse_step(state: State, step: Step, index: int) -> Hashable:
+    """The action that step ``index`` of a record takes in ``state``, checked: the game
+    is not over, the step's player is the one to act, its text is a legal action.
+    Raises RecordError naming the step."""
+    if state.is_terminal():
+        raise RecordError(f"the game was already over before {step.action!r}", index)
+    expected = state.acting_players() or ((CHANCE,) if state.is_chance_node() else ())
+    if step.player not in expected:
+        raise RecordError(
+            f"record says player {step.player} acts, the rules say {list(expected)}", index
+        )
+    try:
+        return state.parse_action(step.action, step.player)
+    except ActionError as error:
+        raise RecordError(str(error), index) from None
 
 
 def replay(record: Record, *, allow_files: bool = False) -> State:

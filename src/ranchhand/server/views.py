@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ranchhand.core.log import collapse
 from ranchhand.server.tables import HUMAN, Live
 
 log = logging.getLogger("ranchhand.server")
@@ -69,14 +70,3 @@ def observation(live: Live, seat: int | None) -> dict[str, Any] | None:
                 error,
             )
         return None
-
-
-def collapse(lines: list[str]) -> list[str]:
-    """Fold runs of the same line into one, as the terminal's log does (``... x16``)."""
-    folded: list[tuple[str, int]] = []
-    for line in lines:
-        if folded and folded[-1][0] == line:
-            folded[-1] = (line, folded[-1][1] + 1)
-        else:
-            folded.append((line, 1))
-    return [line if count == 1 else f"{line} x{count}" for line, count in folded]

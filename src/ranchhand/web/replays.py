@@ -18,9 +18,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from ranchhand.core.errors import ActionError, RecordError
-from ranchhand.core.game import CHANCE, Game, State
-from ranchhand.core.records import Record
+from ranchhand.core.errors import RecordError
+from ranchhand.core.game import Game, State
+from ranchhand.core.records import Record, parse_step
 from ranchhand.server.tables import BadRequest, Live, Meta
 from ranchhand.server.views import table_view
 
@@ -106,18 +106,7 @@ def replay_record(record: Record) -> Replayed:
     for index, step in enumerate(record.steps):
         state = live.state
         frames.append(Frame(state.clone(), len(live.events)))
-        if state.is_terminal():
-            raise RecordError(f"the game was already over before {step.action!r}", index)
-        expected = state.acting_players() or ((CHANCE,) if state.is_chance_node() else ())
-        if step.player not in expected:
-            raise RecordError(
-                f"record says player {step.player} acts, the rules say {list(expected)}", index
-            )
-        try:
-            action = state.parse_action(step.action, step.player)
-        except ActionError as error:
-            raise RecordError(str(error), index) from None
-        live.apply(step.player, action)
+        live.apply(step.player, parse_step(state, step, index))
     live.events.extend(live.pending)
     frames.append(Frame(live.state, len(live.events)))
     return Replayed(record, game, meta, frames, live.moves, live.events)
