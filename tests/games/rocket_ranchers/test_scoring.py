@@ -12,7 +12,7 @@ from ranchhand.games.rocket_ranchers.scoring import (
     winner,
 )
 from ranchhand.games.rocket_ranchers.tables import HIDDEN
-from tests.games.rocket_ranchers.helpers import endgame
+from tests.games.rocket_ranchers.helpers import endgame, position
 
 RULEBOOK = [(0, 0), (4, 0), (5, 12), (6, 12), (7, 18), (8, 18), (9, 24), (12, 24)]
 SCORING_CARD = [(0, 0), (4, 0), (5, 10), (6, 10), (7, 15), (8, 15), (9, 22), (12, 22)]
@@ -115,3 +115,14 @@ def test_the_outcome_reports_scores_and_the_winner() -> None:
     details = state.details()
     assert list(outcome.scores) == [float(s) for s in details["score"]]
     assert outcome.winners == (details["winner"],)
+
+
+def test_a_cut_rollout_is_scored_by_the_points_so_far() -> None:
+    """``evaluate`` (for search bots): shares of 1, the leader's the largest."""
+    kow = ["kow/desert/3", "kow/jungle/1", "kow/mountains/2"]
+    state = position(seats=[{"corrals": [{"founder": "flama/desert/2", "face_up": kow}]}])
+    assert [s.total for s in state.observe(0).scores()] == [3, -5]  # V8 - 5, then -5
+    estimate = state.evaluate()
+    assert abs(sum(estimate) - 1) < 1e-9
+    assert estimate[0] > 0.7 > 0.3 > estimate[1] > 0
+    assert RocketGame(3).new_initial_state().evaluate() == [1 / 3] * 3
