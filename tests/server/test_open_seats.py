@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from ranchhand.server.errors import Conflict
 from ranchhand.server.store import make_engine, migrate
-from ranchhand.server.tables import Conflict, TableService
+from ranchhand.server.tables import TableService
 from tests.server.helpers import GAMES, auth, create, tokens_of
 
 

@@ -16,7 +16,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ranchhand.core.records import MAX_PLAYERS
-from ranchhand.server.tables import BadRequest, TableService
+from ranchhand.server.errors import BadRequest
+from ranchhand.server.tables import TableService
 from ranchhand.server.views import table_view
 
 M = TypeVar("M", bound=BaseModel)

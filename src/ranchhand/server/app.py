@@ -26,9 +26,10 @@ from ranchhand import __version__, web
 from ranchhand.core.errors import RanchhandError
 from ranchhand.server import api, ws
 from ranchhand.server.bots import BotRunner
+from ranchhand.server.errors import TableError
 from ranchhand.server.notify import Notifier, make_notifier
 from ranchhand.server.store import DEFAULT_DB, make_engine, migrate, safe_url
-from ranchhand.server.tables import CACHE_SIZE, TableError, TableService
+from ranchhand.server.tables import CACHE_SIZE, TableService
 
 log = logging.getLogger("ranchhand.server")
 

@@ -17,8 +17,9 @@ import contextlib
 import logging
 import time
 
+from ranchhand.server.errors import TableError
 from ranchhand.server.notify import Notifier
-from ranchhand.server.tables import TableError, TableService
+from ranchhand.server.tables import TableService
 
 log = logging.getLogger("ranchhand.server")
 

@@ -17,8 +17,6 @@ Chance is drawn from ``Random(derive_seed(seed, "chance", step))`` and bots from
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import random
 import secrets
@@ -26,8 +24,8 @@ import threading
 import time
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine, insert, select, true, update
@@ -36,220 +34,25 @@ from sqlalchemy.exc import IntegrityError
 from ranchhand import __version__
 from ranchhand.core.data import files_allowed
 from ranchhand.core.errors import ActionError, DataError, OptionError, RanchhandError
-from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
+from ranchhand.core.game import CHANCE, Game
 from ranchhand.core.records import Record, Step
 from ranchhand.core.registry import bot_factory, bot_names, canonical_name, load
-from ranchhand.core.runner import derive_seed
 from ranchhand.server import store
+from ranchhand.server.errors import (
+    BadRequest,
+    Conflict,
+    NeedsToken,
+    NoSuchTable,
+    WrongToken,
+)
+from ranchhand.server.live import HUMAN, Live, Meta, new_token, token_hash
 
 log = logging.getLogger("ranchhand.server")
 
-HUMAN = "human"
 MAX_NAME = 32
 CACHE_SIZE = 512
 """Tables whose state is kept in memory; others are rebuilt from their log when needed."""
-MAX_SETTLE_STEPS = 100_000
-"""A guard: a move followed by more bot and chance moves than this is a bug, not a game."""
 LOBBY_LIMIT = 100
-
-
-class TableError(Exception):
-    """A request the server refuses; ``status`` is the HTTP code that says why."""
-
-    status = 400
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-        super().__init__(message)
-
-
-class BadRequest(TableError):
-    status = 400
-
-
-class NeedsToken(TableError):
-    status = 401
-
-
-class WrongToken(TableError):
-    status = 403
-
-
-class NoSuchTable(TableError):
-    status = 404
-
-
-class Conflict(TableError):
-    status = 409
-
-
-def new_token() -> str:
-    """A seat's secret: 192 random bits, URL-safe."""
-    return secrets.token_urlsafe(24)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-@dataclass(frozen=True)
-class Meta:
-    """What a table is, besides its moves: read from the ``tables`` and ``seats`` rows."""
-
-    id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    created_seats: tuple[str, ...]
-    kinds: tuple[str, ...]
-    names: tuple[str, ...]
-    hashes: tuple[str | None, ...]
-    seed: int
-    bot_delay: float
-    clock: float | None
-    clock_bot: str
-    created: float
-    open: tuple[bool, ...] = ()
-    """Per seat: free for anyone to claim (a human seat with no token yet)."""
-
-    def is_open(self, seat: int) -> bool:
-        return seat < len(self.open) and self.open[seat]
-
-    def label(self, player: int) -> str:
-        return "chance" if player == CHANCE else f"P{player} {self.names[player]}"
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat ``token`` opens at this table (None without a token).
-
-        Every seat's hash is compared in constant time, whatever matches first.
-        """
-        if token is None:
-            return None
-        if not token or len(token) > 200:
-            raise WrongToken("this token opens no seat at this table")
-        wanted = token_hash(token)
-        found = None
-        for seat, known in enumerate(self.hashes):
-            if known is not None and hmac.compare_digest(known, wanted):
-                found = seat
-        if found is None:
-            raise WrongToken("this token opens no seat at this table")
-        return found
-
-
-@dataclass
-class Live:
-    """A table's state after ``step`` moves, with each viewer's log and its bots.
-
-    A Live in the cache is never changed: a move works on :meth:`fork` and the
-    fork replaces it once the database has committed.
-    """
-
-    meta: Meta
-    game: Game
-    state: State
-    moves: list[tuple[int, str]] = field(default_factory=list)
-    events: list[tuple[str, ...]] = field(default_factory=list)
-    """One entry per released action: its log line for each viewer (spectator first)."""
-    pending: list[tuple[str, ...]] = field(default_factory=list)
-    """Choices made at the simultaneous node still open: shown to nobody yet."""
-    node_start: int = 0
-    """The step at which the current decision (a simultaneous node: all of it) began."""
-    updated: float = 0.0
-    bots: dict[int, tuple[str, Any]] = field(default_factory=dict)
-    """Each bot seat's bot (kind, object), shared by forks: some bots remember a turn."""
-
-    @property
-    def step(self) -> int:
-        return len(self.moves)
-
-    @property
-    def finished(self) -> bool:
-        return self.state.is_terminal()
-
-    def fork(self) -> Live:
-        return replace(
-            self,
-            state=self.state.clone(),
-            moves=list(self.moves),
-            events=list(self.events),
-            pending=list(self.pending),
-        )
-
-    def apply(self, player: int, action: Hashable) -> None:
-        """Apply one move, logging it as each viewer may see it."""
-        state = self.state
-        before = state.current_player()
-        acting = set(state.acting_players())
-        viewers: list[int | None] = [None, *range(self.meta.players)]
-        label = self.meta.label(player)
-        entry = tuple(f"{label}: {state.describe_for(v, action, player)}" for v in viewers)
-        state.apply(action, player)
-        self.moves.append((player, str(action)))
-        after = state.current_player()
-        same_node = (
-            before == SIMULTANEOUS
-            and after == SIMULTANEOUS
-            and set(state.acting_players()) == acting - {player}
-        )
-        if same_node:
-            self.pending.append(entry)
-            return
-        self.events.extend(self.pending)
-        self.pending.clear()
-        self.events.append(entry)
-        self.node_start = self.step
-
-    def fresh(self, step: int, seat: int) -> bool:
-        """Was a move made against ``step`` made against what ``seat`` sees now?
-
-        Yes if nothing happened since; at a simultaneous node also if what happened
-        since is only other players' hidden choices at this node (their choices
-        change nothing ``seat`` may see, so its own choice still stands).
-        """
-        if step == self.step:
-            return True
-        return (
-            self.state.current_player() == SIMULTANEOUS
-            and seat in self.state.acting_players()
-            and self.node_start <= step < self.step
-        )
-
-    def bot(self, seat: int, kind: str) -> Any:
-        """This table's bot for ``seat`` (kept between moves: some bots remember a turn)."""
-        known = self.bots.get(seat)
-        if known is None or known[0] != kind:
-            known = self.bots[seat] = (kind, bot_factory(self.meta.game, kind)())
-        return known[1]
-
-    def bot_move(self, seat: int, kind: str) -> None:
-        state = self.state
-        rng = random.Random(derive_seed(self.meta.seed, "bots", self.step))
-        action = self.bot(seat, kind).act(state.observe(seat), state.legal_actions(seat), rng)
-        self.apply(seat, action)
-
-    def chance_move(self) -> None:
-        rng = random.Random(derive_seed(self.meta.seed, "chance", self.step))
-        self.apply(CHANCE, self.state.chance_outcomes().sample(rng))
-
-    def settle(self, *, bots: bool) -> None:
-        """Play chance, and with ``bots`` every bot move due, until a person must act."""
-        for _ in range(MAX_SETTLE_STEPS):
-            if self.state.is_terminal():
-                return
-            if self.state.current_player() == CHANCE:
-                self.chance_move()
-                continue
-            due = [p for p in self.state.acting_players() if self.meta.kinds[p] != HUMAN]
-            if not bots or not due:
-                return
-            self.bot_move(due[0], self.meta.kinds[due[0]])
-        raise RanchhandError(f"table {self.meta.id}: {MAX_SETTLE_STEPS} moves without a person")
-
-    def bots_due(self) -> list[int]:
-        if self.state.is_terminal():
-            return []
-        return [p for p in self.state.acting_players() if self.meta.kinds[p] != HUMAN]
 
 
 @dataclass(frozen=True)

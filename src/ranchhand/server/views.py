@@ -12,7 +12,7 @@ import logging
 from typing import Any
 
 from ranchhand.core.log import collapse
-from ranchhand.server.tables import HUMAN, Live
+from ranchhand.server.live import HUMAN, Live
 
 log = logging.getLogger("ranchhand.server")
 _warned: set[str] = set()

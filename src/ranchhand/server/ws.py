@@ -21,7 +21,9 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
-from ranchhand.server.tables import Live, TableError, TableService
+from ranchhand.server.errors import TableError
+from ranchhand.server.live import Live
+from ranchhand.server.tables import TableService
 from ranchhand.server.views import table_view
 
 log = logging.getLogger("ranchhand.server")

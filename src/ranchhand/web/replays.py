@@ -21,7 +21,8 @@ from typing import Any
 from ranchhand.core.errors import RecordError
 from ranchhand.core.game import Game, State
 from ranchhand.core.records import Record, parse_step
-from ranchhand.server.tables import BadRequest, Live, Meta
+from ranchhand.server.errors import BadRequest
+from ranchhand.server.live import Live, Meta
 from ranchhand.server.views import table_view
 
 MAX_RECORD_UPLOAD = 2_000_000

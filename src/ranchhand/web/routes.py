@@ -28,13 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ranchhand.core.errors import OptionError
 from ranchhand.core.registry import GAME_MODULES, canonical_name, game_class, game_module
 from ranchhand.server.api import AuthHeader, TokenQuery, bearer, parse
-from ranchhand.server.tables import (
-    BadRequest,
-    Conflict,
-    NeedsToken,
-    NoSuchTable,
-    TableService,
-)
+from ranchhand.server.errors import BadRequest, Conflict, NeedsToken, NoSuchTable
+from ranchhand.server.tables import TableService
 from ranchhand.web.catalog import catalog_for
 from ranchhand.web.replays import MAX_RECORD_UPLOAD, ReplayCache
 
