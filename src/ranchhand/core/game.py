@@ -515,6 +515,14 @@ class State(ABC):
         outcome = self.outcome()
         return [0.0] * self.game.players if outcome is None else outcome.returns(self.game.players)
 
+    def evaluate(self) -> list[float] | None:
+        """Each player's estimated chance of winning from here, in [0, 1], or None.
+
+        Search bots score a rollout cut short with it; a game offers a cheap
+        heuristic (herd value, points so far) by overriding this. The base gives None.
+        """
+        return None
+
     def _twin(self) -> Self:
         """A shallow copy with the caches reset: a game's fast ``clone`` starts here and then
         copies the containers its ``_apply`` mutates."""

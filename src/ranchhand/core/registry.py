@@ -8,6 +8,7 @@ classes by name, besides the shared ``random``) and ``VIEW`` (terminal views).
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from types import ModuleType
@@ -80,25 +81,44 @@ def games() -> list[dict[str, Any]]:
                     {"name": o.name, "default": o.default, "allowed": o.allowed(), "doc": o.doc}
                     for o in cls.option_specs()
                 ],
-                "bots": ["random", *sorted(game_module(name).BOTS)],
+                "bots": bot_names(name),
             }
         )
     return listing
 
 
+SHARED_BOTS = ("random", "ismcts")
+"""Bots every game has: the uniform random bot and the search bot."""
+LEVELS = ("easy", "normal", "hard")
+"""Levels a person picks by name: the greedy bot, ismcts, ismcts with a bigger budget."""
+
+
 def bot_names(name: str) -> list[str]:
-    return ["random", *sorted(game_module(name).BOTS)]
+    return [*SHARED_BOTS, *sorted(game_module(name).BOTS), *LEVELS]
 
 
-def bot_factory(game: str, bot: str) -> Callable[[], Any]:
-    """The constructor of bot ``bot`` for ``game`` (``random`` works for every game)."""
+def bot_factory(game: str | Game, bot: str) -> Callable[[], Any]:
+    """The constructor of bot ``bot`` for ``game`` (``random`` and ``ismcts`` work for every
+    game, and so do the levels ``easy``, ``normal`` and ``hard``).
+
+    Given a loaded game, search bots are made with it; given a name, they are
+    given the game by ``play`` (``bind``) before their first move.
+    """
+    from ranchhand.bots.ismcts import LEVELS as SEARCH_LEVELS
+    from ranchhand.bots.ismcts import ISMCTSBot
     from ranchhand.bots.random_bot import RandomBot
 
+    loaded = game if isinstance(game, Game) else None
+    name = game.id if isinstance(game, Game) else game
+    bots = game_module(name).BOTS
     if bot == "random":
         return RandomBot
-    bots = game_module(game).BOTS
+    if bot == "easy":
+        return bots.get("greedy", RandomBot)
+    if bot in ("ismcts", "normal", "hard"):
+        return functools.partial(ISMCTSBot, loaded, **SEARCH_LEVELS.get(bot, {}))
     if bot not in bots:
         raise OptionError(
-            f"{canonical_name(game)} has no bot {bot!r}; bots are: {', '.join(bot_names(game))}"
+            f"{canonical_name(name)} has no bot {bot!r}; bots are: {', '.join(bot_names(name))}"
         )
     return bots[bot]

@@ -23,6 +23,7 @@ class Seat(Protocol):
     A seat with ``interactive = True`` (a person typing text) is called as
     ``seat.choose(state, player, undoable=n)`` instead, so it can parse what is
     typed; it may answer :data:`UNDO` to take back one of its last ``n`` actions.
+    A seat with a ``bind(game)`` method (a search bot) is given the game first.
     """
 
     def act(
@@ -107,6 +108,10 @@ def play(
         raise ValueError(
             f"{game.id} with {game.players} players needs {game.players} seats, got {len(seats)}"
         )
+    for seat in seats:  # search bots need the game to imagine tables (see ``Bot.bind``)
+        bind = getattr(seat, "bind", None)
+        if bind is not None:
+            bind(game)
     chance_rng = random.Random(derive_seed(seed, "chance"))
     bot_rng = random.Random(derive_seed(seed, "bots"))
     names = list(seat_names) if seat_names else [type(s).__name__ for s in seats]

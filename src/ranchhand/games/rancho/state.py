@@ -447,6 +447,19 @@ class RanchoState(State):
             view = self._views[player] = RanchoObservation(self, player)
         return view
 
+    def evaluate(self) -> list[float]:
+        """Each player's rough chance to win: herd value toward one of each species, and
+        the species held, shared out among the players (for search bots' cut rollouts)."""
+        values = self.game.tables.values
+        target = sum(values[k] for k in FARM)
+        progress = []
+        for mine in self.animals:
+            worth = sum(n * v for n, v in zip(mine, values, strict=True))
+            held = sum(1 for k in FARM if mine[k])
+            progress.append((min(worth, target) / target + held / len(FARM)) ** 2 + 1e-9)
+        total = sum(progress)
+        return [p / total for p in progress]
+
     def describe_for(self, viewer: int | None, action: Hashable, player: int) -> str:
         """``action`` and what it does to whom, in one line (``describe``): worked out on
         a clone, for display only."""

@@ -1,0 +1,264 @@
+"""Information-set Monte Carlo tree search (ISMCTS): a search bot for every game.
+
+The bot sees what its player sees, like every bot. Each iteration imagines one full
+table consistent with that observation (``game.sample_state``: hidden cards redrawn
+from what could be there), then walks one tree shared by all those tables, the
+single-observer tree of Cowling, Powley and Whitehouse (2012): a node is what the
+searching player has seen happen since the decision (each player's actions and
+each chance outcome, as that player is shown them), so tables that player cannot
+tell apart share their statistics and the search never acts on a card it cannot
+see. At each node every acting player picks by UCT among the actions legal in this
+table, with its own reward; an action's exploration term counts the iterations in
+which it was available, not the visits of its parent. A simultaneous node is one
+node where each acting player picks from its own statistics, blind to the others'
+picks. Chance outcomes are sampled with their probabilities.
+
+A new node is followed by a rollout with the game's ``greedy`` bot (or ``random``),
+cut after ``rollout_depth`` steps and scored by ``state.evaluate()`` where a game
+offers it. The budget is a number of iterations, so a decision is reproducible from
+the generator it is given; ``time_cap`` stops a search early on a slow machine (then
+it is not reproducible).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+from ranchhand.bots.base import Bot
+from ranchhand.bots.random_bot import RandomBot
+from ranchhand.core.errors import GameDefinitionError
+from ranchhand.core.game import CHANCE, Game, State
+
+ROLLOUTS = ("greedy", "random")
+
+LEVELS: dict[str, dict[str, Any]] = {
+    "normal": {"iterations": 100, "time_cap": 0.5},
+    "hard": {"iterations": 600, "time_cap": 3.0},
+}
+"""The named search levels: ``normal`` averages at most 0.25 s a decision on a 2-core
+machine; ``hard`` searches six times as long. (``easy`` is the game's greedy bot.)"""
+
+DISCOUNT = 0.999
+"""A result ``n`` steps away counts ``DISCOUNT**n`` of its value: the search prefers the
+shorter way to the same win."""
+
+_Stats = list[float]  # [reward total, visits, times available]
+
+
+class _Node:
+    """What the searching player has seen happen: per (player, action key) statistics
+    and the children reached by each joint move."""
+
+    __slots__ = ("children", "stats")
+
+    def __init__(self) -> None:
+        self.stats: dict[tuple[int, str], _Stats] = {}
+        self.children: dict[tuple[str, ...], _Node] = {}
+
+    def child(self, key: tuple[str, ...]) -> _Node:
+        node = self.children.get(key)
+        if node is None:
+            node = self.children[key] = _Node()
+        return node
+
+
+class ISMCTSBot(Bot):
+    """Searches the observing player's information sets; see the module docstring.
+
+    ``game`` is the loaded game the bot plays (the registry and ``play`` give it,
+    through the constructor or :meth:`bind`).
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        *,
+        iterations: int = LEVELS["normal"]["iterations"],
+        time_cap: float | None = LEVELS["normal"]["time_cap"],
+        rollout: str = "greedy",
+        rollout_depth: int = 300,
+        exploration: float = 0.7,
+        bias: float = 1.0,
+    ) -> None:
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {iterations}")
+        self.game = game
+        self.iterations = iterations
+        self.time_cap = time_cap
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+        self.bias = bias
+        self.searched = 0
+        """Iterations run by the last decision (for benchmarks)."""
+
+    def bind(self, game: Game) -> None:
+        """Play ``game`` (called by ``play`` before the first move)."""
+        self.game = game
+
+    def __repr__(self) -> str:
+        return f"<ISMCTSBot iterations={self.iterations} rollout={self.rollout}>"
+
+    # ------------------------------------------------------------- choosing
+    def act(
+        self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random
+    ) -> Hashable:
+        if len(legal_actions) == 1:
+            self.searched = 0
+            return legal_actions[0]
+        game = self.game
+        if game is None:
+            raise GameDefinitionError(
+                "the ismcts bot needs its game: ISMCTSBot(game), or bot.bind(game) before acting"
+            )
+        me = observation.player
+        offered = {str(a): a for a in legal_actions}
+        root = _Node()
+        started = time.perf_counter()
+        done = 0
+        while done < self.iterations:
+            self._iterate(game, observation, me, offered, root, rng)
+            done += 1
+            if self.time_cap is not None and time.perf_counter() - started > self.time_cap:
+                break
+        self.searched = done
+
+        def rank(text: str) -> tuple[float, float]:
+            stats = root.stats.get((me, text))
+            if stats is None or not stats[1]:
+                return (0.0, 0.0)
+            return (stats[1], stats[0] / stats[1])
+
+        best = max(offered, key=rank)
+        return offered[best]
+
+    # ------------------------------------------------------------ the search
+    def _iterate(
+        self,
+        game: Game,
+        observation: Any,
+        me: int,
+        offered: dict[str, Hashable],
+        root: _Node,
+        rng: random.Random,
+    ) -> None:
+        state = game.sample_state(observation, rng)
+        perfect = game.information == "perfect"
+        make = self._rollout_bot(game)
+        bots = [make() for _ in range(game.players)]
+        node = root
+        path: list[tuple[_Node, int, str]] = []
+        expanded = False
+        while not expanded and not state.is_terminal():
+            if state.current_player() == CHANCE:
+                outcome = state.chance_outcomes().sample(rng)
+                seen = str(outcome) if perfect else state.describe_for(me, outcome, CHANCE)
+                state.apply(outcome, CHANCE)
+                node = node.child((seen,))
+                continue
+            picks: list[tuple[int, Hashable, str]] = []
+            for player in state.acting_players():
+                groups = self._groups(state, player, me, perfect)
+                if node is root and player == me:
+                    groups = {k: v for k, v in groups.items() if k in offered} or groups
+                hint = bots[player].act(state.observe(player), state.legal_actions(player), rng)
+                hinted = next((k for k, acts in groups.items() if hint in acts), "")
+                key, fresh = self._select(node, player, groups, hinted, rng)
+                expanded = expanded or fresh
+                picks.append((player, rng.choice(groups[key]), key))
+            for player, action, key in picks:
+                state.apply(action, player)
+                path.append((node, player, key))
+            node = node.child(tuple(key for _, _, key in picks))
+        values = self._playout(state, bots, len(path), rng)
+        for visited, player, key in path:
+            stats = visited.stats[(player, key)]
+            stats[0] += values[player]
+            stats[1] += 1
+
+    def _groups(
+        self, state: State, player: int, me: int, perfect: bool
+    ) -> dict[str, list[Hashable]]:
+        """The legal actions of ``player`` by what the searching player would see of them."""
+        groups: dict[str, list[Hashable]] = {}
+        for action in state.legal_actions(player):
+            seen = perfect or player == me
+            key = str(action) if seen else state.describe_for(me, action, player)
+            groups.setdefault(key, []).append(action)
+        return groups
+
+    def _select(
+        self,
+        node: _Node,
+        player: int,
+        groups: dict[str, list[Hashable]],
+        hint: str,
+        rng: random.Random,
+    ) -> tuple[str, bool]:
+        """UCT with availability counts: (the chosen key, whether it was never tried).
+
+        The rollout bot's choice ``hint`` is tried first and keeps a bonus that fades
+        with its visits (progressive bias), so the search starts from a good move."""
+        untried = []
+        best_key = ""
+        best = -math.inf
+        c = self.exploration
+        for key in groups:
+            stats = node.stats.get((player, key))
+            if stats is None:
+                stats = node.stats[(player, key)] = [0.0, 0, 0]
+            stats[2] += 1
+            if not stats[1]:
+                untried.append(key)
+                continue
+            score = stats[0] / stats[1] + c * math.sqrt(math.log(stats[2]) / stats[1])
+            if key == hint:
+                score += self.bias / (stats[1] + 1)
+            if score > best:
+                best, best_key = score, key
+        if untried:
+            return (hint if hint in untried else rng.choice(untried)), True
+        return best_key, False
+
+    def _playout(
+        self, state: State, bots: list[Bot], steps: int, rng: random.Random
+    ) -> list[float]:
+        """Play on with the rollout bots; each player's value in [0, 1].
+
+        A result reached sooner counts a little more (a win now beats a win later),
+        and a rollout cut short is scored by ``state.evaluate()`` squeezed into
+        [0.1, 0.9], so a guess never ties a result.
+        """
+        players = state.game.players
+        cut = steps + self.rollout_depth
+        while not state.is_terminal():
+            if steps >= cut:
+                estimate = state.evaluate()
+                if estimate is None:
+                    return [0.5] * players
+                return [0.1 + 0.8 * e for e in estimate]
+            if state.current_player() == CHANCE:
+                state.apply(state.chance_outcomes().sample(rng), CHANCE)
+            else:
+                for player in state.acting_players():
+                    legal = state.legal_actions(player)
+                    state.apply(bots[player].act(state.observe(player), legal, rng), player)
+            steps += 1
+        fade = DISCOUNT**steps
+        return [0.5 + 0.5 * r * fade for r in state.returns()]
+
+    def _rollout_bot(self, game: Game) -> Callable[[], Bot]:
+        if self.rollout == "random":
+            return RandomBot
+        from ranchhand.core.registry import game_module
+
+        made: Callable[[], Bot] = game_module(game.id).BOTS.get("greedy", RandomBot)
+        return made

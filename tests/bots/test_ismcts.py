@@ -1,0 +1,115 @@
+"""The ismcts search bot: finds a forced win, is reproducible, sees only the observation."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from ranchhand.bots.ismcts import ISMCTSBot
+from ranchhand.core import CHANCE, GameDefinitionError, play
+from ranchhand.core.registry import bot_factory, bot_names, load
+
+WIN_IN_ONE = {
+    "players": [
+        {
+            "animals": {"rabbit": 1, "sheep": 1, "cow": 3},
+            "pastures": ["4.1", "4.2", "4.3", "4.4", "4.5", "4.6"],
+        }
+    ]
+}
+"""Rancho: player 0 holds a rabbit, a sheep and 3 cows; '2 cow > horse' completes the herd."""
+
+
+@pytest.mark.parametrize("rollout", ["random", "greedy"])
+def test_finds_a_forced_win_one_move_deep(rollout: str) -> None:
+    game = load("rancho", 2)
+    state = game.setup(WIN_IN_ONE)
+    bot = ISMCTSBot(game, iterations=60, rollout=rollout, bias=0.0, time_cap=None)
+    action = bot.act(state.observe(0), state.legal_actions(0), random.Random(3))
+    assert str(action) == "trade 2 cow > horse"
+
+
+def _choices(seed: int) -> list[str]:
+    game = load("rancho", 2)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    bot = ISMCTSBot(game, iterations=20, time_cap=None)
+    chosen = []
+    while len(chosen) < 6 and not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(state.chance_outcomes().sample(rng), CHANCE)
+            continue
+        player = state.current_player()
+        action = bot.act(state.observe(player), state.legal_actions(player), rng)
+        chosen.append(str(action))
+        state.apply(action, player)
+    return chosen
+
+
+def test_reproducible_from_the_seed() -> None:
+    assert _choices(5) == _choices(5)
+
+
+class _Spy:
+    """An observation wrapper that records which attributes the bot reads."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.read: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        self.read.add(name)
+        return getattr(self.inner, name)
+
+
+def test_the_bot_sees_only_the_observation() -> None:
+    """It gets no state; it imagines tables only through game.sample_state(observation)."""
+    game = load("rancho", 2)
+    state = game.setup(WIN_IN_ONE)
+    seen: list[Any] = []
+
+    class Watching(type(game)):  # type: ignore[misc]
+        def sample_state(self, observation: Any, rng: random.Random) -> Any:
+            seen.append(observation)
+            return super().sample_state(observation.inner, rng)
+
+    watched = Watching(2)
+    position = watched.setup(WIN_IN_ONE)
+    spy = _Spy(position.observe(0))
+    bot = ISMCTSBot(watched, iterations=10, time_cap=None)
+    bot.act(spy, position.legal_actions(0), random.Random(1))
+    assert seen and all(o is spy for o in seen)
+    assert spy.read == {"player"}  # the rest goes to the game's sample_state untouched
+    assert state.to_json()["data"] == game.setup(WIN_IN_ONE).to_json()["data"]
+
+
+def test_every_game_lists_the_search_bot_and_the_levels() -> None:
+    for game in ("rancho", "rocket-ranchers", "glory-ranch"):
+        names = bot_names(game)
+        assert {"random", "ismcts", "easy", "normal", "hard"} <= set(names)
+        assert type(bot_factory(game, "easy")()).__name__ != "ISMCTSBot"
+        assert isinstance(bot_factory(game, "hard")(), ISMCTSBot)
+
+
+def test_play_gives_the_bot_its_game() -> None:
+    game = load("rancho", 2, max_turns=6)
+    seats = [bot_factory("rancho", "ismcts")(), bot_factory("rancho", "random")()]
+    seats[0].iterations = 5
+    result = play(game, seats, seed=2)
+    assert result.outcome is not None
+
+
+def test_an_unbound_bot_says_what_it_needs() -> None:
+    game = load("rancho", 2)
+    state = game.setup(WIN_IN_ONE)
+    with pytest.raises(GameDefinitionError, match="needs its game"):
+        ISMCTSBot().act(state.observe(0), state.legal_actions(0), random.Random(0))
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(ValueError, match="rollout"):
+        ISMCTSBot(rollout="smart")
+    with pytest.raises(ValueError, match="iterations"):
+        ISMCTSBot(iterations=0)
