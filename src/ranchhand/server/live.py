@@ -159,10 +159,11 @@ class Live:
         )
 
     def bot(self, seat: int, kind: str) -> Any:
-        """This table's bot for ``seat`` (kept between moves: some bots remember a turn)."""
+        """This table's bot for ``seat`` (kept between moves: some bots remember a turn;
+        search bots are made with the loaded game)."""
         known = self.bots.get(seat)
         if known is None or known[0] != kind:
-            known = self.bots[seat] = (kind, bot_factory(self.meta.game, kind)())
+            known = self.bots[seat] = (kind, bot_factory(self.state.game, kind)())
         return known[1]
 
     def bot_move(self, seat: int, kind: str) -> None:
