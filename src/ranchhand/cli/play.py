@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import tempfile
+import textwrap
 import time
+import unicodedata
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,16 +37,21 @@ from ranchhand.core.notation import is_number
 from ranchhand.core.records import Record
 from ranchhand.core.runner import UNDO
 
-HELP = """Commands: type an action as listed (or its number, when the list is numbered), or
+HELP = """\
+Commands: type an action as listed (or its number, when the list is
+numbered), or
   help      this text, the action notation and every legal action
   actions   list the legal actions again
   board     draw the table again
-  log       everything that happened that you may know of, since the game began
+  log       everything that happened that you may know of, since the game
+            began
   rules     the rules of this game, as ranchhand plays them
-  undo      take back your last action this turn (never past a roll, a draw or another
-            player's move)
-  quit      stop, saving a record of the game (continue it with: ranchhand play --resume FILE)
-At a terminal, Tab completes an action and the arrow keys recall what you typed."""
+  undo      take back your last action this turn (never past a roll, a draw
+            or another player's move)
+  quit      stop, saving a record of the game (continue it with:
+            ranchhand play --resume FILE)
+At a terminal, Tab completes an action and the arrow keys recall what you
+typed."""
 
 
 class QuitGame(Exception):
@@ -143,7 +151,8 @@ class HumanSeat:
             if command in ("quit", "exit", "q"):
                 raise QuitGame
             if command in ("help", "?", "h"):
-                console.print(Panel(HELP + "\n\n" + table.view.notation, title="help"))
+                text = _wrap_help(HELP + "\n\n" + table.view.notation, console.width - 4)
+                console.print(Panel(Text(text), title="help"))
                 console.print(self._actions(legal))
                 continue
             if command in ("actions", "list", "a"):
@@ -166,6 +175,8 @@ class HumanSeat:
                 continue
             if not command:
                 continue
+            if command.isdecimal():  # any script's digits pick: ２, ٢ as 2
+                command = "".join(str(unicodedata.decimal(c)) for c in command)
             if len(legal) <= NUMBERED and is_number(command):
                 number = int(command)
                 if 1 <= number <= len(legal):
@@ -175,7 +186,7 @@ class HumanSeat:
             try:
                 return state.parse_action(text, player)
             except ActionError as error:
-                console.print(Text(f"{error.kind}: {printable(str(error))}", style="bold red"))
+                console.print(Text(_refusal(error), style="bold red"))
                 console.print("Type 'help' for the notation, 'actions' for the legal actions.")
 
     def _read(self, prompt: str, player: int | None, legal: Sequence[Hashable] = ()) -> str:
@@ -235,6 +246,82 @@ class HumanSeat:
             console.print(Text("\n".join(_fit(printable(line), width) for line in lines[-room:])))
         console.print(summary)
         console.print(hint)
+
+
+def _refusal(error: ActionError) -> str:
+    """Why typed text was refused, for the person who typed it: the reason and the
+    closest legal texts, without the engine's context (game, turn, player number) or
+    an echo of the text, which is on the line above."""
+    message = f"{error.kind}: {error.reason}"
+    if error.suggestions:
+        message += "; did you mean: " + ", ".join(repr(s) for s in error.suggestions)
+    return printable(message)
+
+
+def _wrap_help(text: str, width: int) -> str:
+    """``text`` fitted to ``width`` columns, for the help panel.
+
+    A line that fits stays as it is. A two-column line (an example, two or more
+    spaces, what it does) too long goes on below its description column; another
+    indented line below its indent; a paragraph of plain lines (up to a short line
+    ending a sentence) is wrapped anew as a whole, so a game's notation written for a
+    wider screen never reads ragged.
+    """
+    lines = text.splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        indent = len(line) - len(line.lstrip(" "))
+        column = _column(line, width)
+        if column is None and indent == 0 and line:
+            paragraph = [line]
+            while (
+                i + 1 < len(lines)
+                and not _ends_paragraph(lines[i], width)
+                and lines[i + 1][:1] not in ("", " ")
+                and _column(lines[i + 1], width) is None
+            ):
+                i += 1
+                paragraph.append(lines[i])
+            if any(len(piece) > width for piece in paragraph):
+                out.extend(textwrap.wrap(" ".join(paragraph), width, break_on_hyphens=False))
+            else:
+                out.extend(paragraph)
+        elif len(line) <= width:
+            out.append(line)
+        else:
+            hang = column if column is not None else indent
+            out.extend(
+                textwrap.wrap(
+                    line,
+                    max(width, hang + 10),
+                    subsequent_indent=" " * hang,
+                    break_on_hyphens=False,
+                )
+            )
+        i += 1
+    return "\n".join(out)
+
+
+def _ends_paragraph(line: str, width: int) -> bool:
+    """A short line ending a sentence ends its paragraph (a line written to fit)."""
+    return line.rstrip().endswith((".", ":")) and len(line) < width - 10
+
+
+def _column(line: str, width: int) -> int | None:
+    """Where the description of a two-column help line starts, if it is one: after
+    the first run of two or more spaces past the indent, in the left half, with no
+    quote before it (a quoted board line keeps its spaces)."""
+    indent = len(line) - len(line.lstrip(" "))
+    gap = re.search(r"\S {2,}(?=\S)", line[indent:])
+    if (
+        gap is None
+        or indent + gap.end() > width // 2
+        or any(q in line[: indent + gap.start()] for q in "'\"")
+    ):
+        return None
+    return indent + gap.end()
 
 
 def _height(console: Console, renderable: RenderableType, width: int) -> int:

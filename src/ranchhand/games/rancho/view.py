@@ -76,26 +76,31 @@ LEGEND = (
 SEPARATOR = " · "
 
 NOTATION = """\
-The board: one line per row of hexes. A free pasture shows its id (ring.index, the
-index counted clockwise from the north-east corner of the ring), shaded by price; an
-owned space shows the owner's seat and its animal on the owner's colour: 0r6 six
-rabbits of P0, 1S a sheep of P1, 2C part of a cow, 3H part of a horse, 0· empty;
-a pen adds # (0S#), an unused pen shows ##, the forest ^^. Beside it: the herd and
-each ranch (r S C H animals, d D small and large dogs, p pastures; > playing, * you).
+The board: one line per row of hexes. A free pasture shows its id
+(ring.index, the index counted clockwise from the north-east corner of the
+ring), shaded by price; an owned space shows the owner's seat and its animal
+on the owner's colour: 0r6 six rabbits of P0, 1S a sheep of P1, 2C part of a
+cow, 3H part of a horse, 0· empty; a pen adds # (0S#), an unused pen shows
+##, the forest ^^. Beside it: the herd and each ranch (r S C H animals, d D
+small and large dogs, p pastures; > playing, * you).
 
 Expand step (any number, any order), then roll:
-  trade 6 rabbit > sheep              exchange with the herd at equal value
+  trade 6 rabbit > sheep            exchange with the herd at equal value
   trade 2 sheep + small dog + large dog + 3 rabbit > horse
-  buy 4.2 with 4 rabbit               buy a pasture (its id is on the board)
-  buy 3.4 + 4 rabbit with sheep       pay with a sheep, take 4 rabbits change
-  buy 3.17 via 3.18 with 2 rabbit     blocked: cross others' pastures, tolls in rabbits
+  buy 4.2 with 4 rabbit             buy a pasture (its id is on the board)
+  buy 3.4 + 4 rabbit with sheep     pay with a sheep, take 4 rabbits change
+  buy 3.17 via 3.18 with 2 rabbit   blocked: cross others' pastures, paying
+                                    tolls in rabbits
   arrange 6 rabbit @2.1; sheep @5.1; cow @4.3-4.4; horse @4.1-4.2-4.24
-  arrange safest                      let the engine place animals where predators strike least
-  roll                                roll the two twelve-sided dice
-  roll and end turn                   roll; after breeding arrange safest and end the turn
+  arrange safest                    let the engine place animals where
+                                    predators strike least
+  roll                              roll the two twelve-sided dice
+  roll and end turn                 roll; after breeding arrange safest and
+                                    end the turn
 After the roll: fox first | wolf first, give small dog | keep small dog,
   return 3 rabbit + sheep (newborns that do not fit), arrange ..., end turn.
-Values in rabbits: sheep 6, cow 12, horse 24, small dog 3, large dog 6; pastures 1, 2, 4."""
+Values in rabbits: sheep 6, cow 12, horse 24, small dog 3, large dog 6;
+pastures 1, 2, 4."""
 
 
 class RanchoView(GameView):
