@@ -1,4 +1,4 @@
-"""The ``ranchhand`` command: games, play, simulate, replay, bench."""
+"""The ``ranchhand`` command: games, play, simulate, arena, replay, bench."""
 
 from __future__ import annotations
 
@@ -476,6 +476,51 @@ def _print_stop(report: Report) -> None:
         if report.uncounted_records:
             extra = ", ".join(map(str, report.uncounted_records))
             console.print(f"records of games not counted above (a worker was killed): {extra}")
+
+
+@app.command("arena")
+def arena_command(
+    game: Annotated[str, typer.Argument(help="rancho, rocket-ranchers or glory-ranch")],
+    bots: Annotated[
+        str, typer.Option(help="Bots to rate, comma separated.")
+    ] = "random,greedy,ismcts",
+    games_: Annotated[int, typer.Option("--games", help="Games per lineup.")] = 100,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
+    jobs: Annotated[
+        int | None,
+        typer.Option(help="Processes (default: every core; results do not depend on it)."),
+    ] = None,
+    option: OptionList = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Every bot against every other, seats rotated: ratings, head-to-head, seat effects."""
+    from ranchhand.sim.arena import arena, print_arena
+
+    control = StopControl()
+    with control.catching(leaving=True):
+        try:
+            _at_least_one("games", games_)
+            _at_least_one("jobs", jobs)
+            _at_least_one("players", players)
+            names = [b.strip() for b in bots.split(",") if b.strip()]
+            count = players or game_class(game).min_players
+            _player_range(game, count)
+            options = parse_assignments(option or [])
+            options.setdefault("max_turns", str(_default_max_turns(game)))
+            report = arena(
+                canonical_name(game), names, games_, count, seed, jobs,
+                tuple(sorted(options.items())), control,
+            )  # fmt: skip
+        except RanchhandError as error:
+            _fail(str(error))
+            return
+    if as_json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print_arena(report, console)
+    if control.signal:
+        raise typer.Exit(128 + control.signal)
 
 
 @app.command("compare")
