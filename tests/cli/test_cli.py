@@ -137,3 +137,24 @@ def test_every_game_gives_compare_headline_numbers() -> None:
         rows = compare(game, option, [2], games=2, jobs=1, base_options=(("max_turns", 500),))
         assert len(rows) == 2
         assert all(column in row.headline for row in rows), game
+
+
+def test_compare_at_80_columns_cuts_no_column_to_an_ellipsis() -> None:
+    """Too many measures for 80 columns go on in a second table (players and the
+    reading repeated), rather than every header and number becoming '…'."""
+    result = runner.invoke(
+        app,
+        [
+            *("compare", "rocket-ranchers", "--vary", "abundance_table"),
+            *("--players", "2", "--games", "2", "--jobs", "1"),
+        ],
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert all(len(line) <= 80 for line in lines), result.output
+    assert "…" not in result.output, result.output
+    for header in ("abundance_table", "turns", "abundance", "variety", "space_cats", "corrals"):
+        assert header in result.output, result.output
+    assert result.output.count("scoring-card") == 2  # once per table
+    assert "the rest: means" in result.output

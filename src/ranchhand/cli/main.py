@@ -575,28 +575,33 @@ def compare_command(
         _fail(str(error))
         return
     headline = list(dict.fromkeys(k for row in rows for k in row.headline))
-    table = RichTable(
-        title=f"{canonical_name(game)}: {plain(vary)} compared, "
-        f"{plural(games_, f'{plain(bot)} game')} per row, seed {seed}",
-        title_justify="left",
+    title = (
+        f"{canonical_name(game)}: {plain(vary)} compared, "
+        f"{plural(games_, f'{plain(bot)} game')} per row, seed {seed}"
     )
-    for column in ("players", vary, "turns", "ties", "trunc", *headline):
-        table.add_column(plain(column), justify="left" if column == vary else "right", no_wrap=True)
-    table.caption = "turns: mean per game; trunc: games stopped by max_turns; the rest: means"
+    cells: list[dict[str, str]] = []
     for row in rows:
         report = row.report
         value = str(row.value).lower() if isinstance(row.value, bool) else str(row.value)
         if row.partial:
             value += f" (partial: {report['games']} of {report['requested']})"
-        table.add_row(
-            str(row.players),
-            plain(value),
-            f"{report['turns']['mean']:.1f}",
-            str(report["ties"]),
-            str(report["truncated"]),
-            *(f"{row.headline.get(k, float('nan')):.1f}" for k in headline),
+        cells.append(
+            {
+                "players": str(row.players),
+                vary: plain(value),
+                "turns": f"{report['turns']['mean']:.1f}",
+                "ties": str(report["ties"]),
+                "trunc": str(report["truncated"]),
+                **{k: f"{row.headline.get(k, float('nan')):.1f}" for k in headline},
+            }
         )
-    console.print(table)
+    for table in _compare_tables(
+        title, ["players", vary], ["turns", "ties", "trunc", *headline], cells
+    ):
+        console.print(table)
+    console.print(
+        "turns: mean per game; trunc: games stopped by max_turns; the rest: means", style="dim"
+    )
     stopped = next((row for row in rows if row.exit_code), None)
     if stopped is not None:
         console.print(
@@ -604,6 +609,36 @@ def compare_command(
             f"{plural(len(rows), 'row')} of {len(counts) * len(values)}"
         )
         raise typer.Exit(stopped.exit_code)
+
+
+def _compare_tables(
+    title: str, keys: list[str], measures: list[str], cells: list[dict[str, str]]
+) -> list[RichTable]:
+    """The comparison as tables no wider than the terminal: each repeats the key
+    columns (players, the option's reading) and takes as many measures as fit, so
+    no column is cut to an ellipsis at 80 columns."""
+
+    def table(columns: list[str], first: bool) -> RichTable:
+        made = RichTable(title=title if first else None, title_justify="left")
+        for column in keys + columns:
+            made.add_column(
+                plain(column), justify="left" if column == keys[1] else "right", no_wrap=True
+            )
+        for row in cells:
+            made.add_row(*(row[column] for column in keys + columns))
+        return made
+
+    def width(made: RichTable) -> int:
+        return console.measure(made, options=console.options.update_width(10_000)).maximum
+
+    tables: list[RichTable] = []
+    chunk: list[str] = []
+    for column in measures:
+        if chunk and width(table([*chunk, column], not tables)) > console.width:
+            tables.append(table(chunk, not tables))
+            chunk = []
+        chunk.append(column)
+    return [*tables, table(chunk, not tables)]
 
 
 @app.command("replay")
