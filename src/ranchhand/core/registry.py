@@ -104,8 +104,7 @@ def bot_factory(game: str | Game, bot: str) -> Callable[[], Any]:
     Given a loaded game, search bots are made with it; given a name, they are
     given the game by ``play`` (``bind``) before their first move.
     """
-    from ranchhand.bots.ismcts import LEVELS as SEARCH_LEVELS
-    from ranchhand.bots.ismcts import ISMCTSBot
+    from ranchhand.bots.ismcts import ISMCTSBot, level
     from ranchhand.bots.random_bot import RandomBot
 
     loaded = game if isinstance(game, Game) else None
@@ -116,7 +115,7 @@ def bot_factory(game: str | Game, bot: str) -> Callable[[], Any]:
     if bot == "easy":
         return bots.get("greedy", RandomBot)
     if bot in ("ismcts", "normal", "hard"):
-        return functools.partial(ISMCTSBot, loaded, **SEARCH_LEVELS.get(bot, {}))
+        return functools.partial(ISMCTSBot, loaded, **level(canonical_name(name), bot))
     if bot not in bots:
         raise OptionError(
             f"{canonical_name(name)} has no bot {bot!r}; bots are: {', '.join(bot_names(name))}"

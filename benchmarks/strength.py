@@ -1,0 +1,141 @@
+"""How strong and how quick the search bot is: ismcts against greedy, in every game.
+
+Prints, for each game:
+
+* 2 players: the search bot against greedy, in the first seat for half the games and
+  the second for the other half; its win rate with a 95% (Wilson) interval;
+* 4 players: one search bot against three greedy, its seat rotated; its win rate (a
+  fair share is 25%);
+* timing: seconds per decision of the search bot (mean over every call, and over the
+  calls with a real choice), measured alone on one process after the games above.
+
+::
+
+    .venv/bin/python benchmarks/strength.py                       # every game, level normal
+    .venv/bin/python benchmarks/strength.py rancho --games 100 --level hard
+
+Games run through ``ranchhand.sim.simulate`` (one derived seed per game), so the win
+figures are reproducible from ``--seed`` whatever ``--jobs`` is, as long as no search
+stops on its time cap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+from collections.abc import Hashable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from ranchhand.bots.ismcts import level
+from ranchhand.core.registry import GAME_MODULES, bot_factory, canonical_name, load
+from ranchhand.core.runner import derive_seed, play
+from ranchhand.sim.simulate import Simulation, cores, simulate
+from ranchhand.sim.stats import wilson_interval
+
+MAX_TURNS = (("max_turns", 1000),)
+
+
+def win_rate(
+    game: str, level: str, players: int, games: int, seed: int, jobs: int
+) -> tuple[int, int]:
+    """The search bot's wins and games, its seat rotated over ``players`` lineups."""
+    wins = played = 0
+    for seat in range(players):
+        seats = tuple(level if s == seat else "greedy" for s in range(players))
+        share = games // players + (1 if seat < games % players else 0)
+        if not share:
+            continue
+        sim = Simulation(game, seats, share, derive_seed(seed, game, players, seat), MAX_TURNS)
+        report = simulate(sim, jobs)
+        wins += report.tally.wins[seat]
+        played += report.tally.games
+    return wins, played
+
+
+class _Timed:
+    """Wraps a bot and times each of its decisions."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.times: list[float] = []
+        self.choices: list[float] = []
+
+    def bind(self, game: Any) -> None:
+        self.bot.bind(game)
+
+    def act(self, observation: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+        start = time.perf_counter()
+        action = self.bot.act(observation, legal, rng)
+        spent = time.perf_counter() - start
+        self.times.append(spent)
+        if len(legal) > 1:
+            self.choices.append(spent)
+        return action
+
+
+def timing(game: str, level: str, games: int, seed: int) -> tuple[float, float, float, int]:
+    """Mean seconds per decision, per real choice, the slowest, and decisions timed."""
+    loaded = load(game, 2, **dict(MAX_TURNS))
+    timed = _Timed(bot_factory(loaded, level)())
+    for index in range(games):
+        seats: list[Any] = [timed, bot_factory(game, "greedy")()]
+        if index % 2:
+            seats.reverse()
+        play(loaded, seats, derive_seed(seed, "timing", index))
+    mean = sum(timed.times) / len(timed.times)
+    per_choice = sum(timed.choices) / max(1, len(timed.choices))
+    return mean, per_choice, max(timed.times), len(timed.times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", nargs="*", help="games (default: all)")
+    parser.add_argument("--level", default="normal", help="search level or bot name")
+    parser.add_argument("--games", type=int, default=40, help="games at 2 players")
+    parser.add_argument("--games4", type=int, default=40, help="games at 4 players (0: skip)")
+    parser.add_argument("--timing-games", type=int, default=2, help="games timed alone")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=cores())
+    args = parser.parse_args()
+    names = [canonical_name(g) for g in args.game] or list(GAME_MODULES)
+    print(
+        f"# benchmarks/strength.py {' '.join(names)} --level {args.level} --games {args.games} "
+        f"--games4 {args.games4} --seed {args.seed} --jobs {args.jobs}"
+    )
+    print(
+        f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
+        f"{cores()} cores, Python {platform.python_version()}, level {args.level}: "
+        f"{ {g: level(g, args.level) for g in names} }"
+    )
+    for game in names:
+        started = time.perf_counter()
+        if args.games:
+            wins, played = win_rate(game, args.level, 2, args.games, args.seed, args.jobs)
+            low, high = wilson_interval(wins, played)
+            print(
+                f"{game}: 2 players, {args.level} vs greedy: {wins}/{played} = "
+                f"{wins / played:.0%} (95% {low:.0%}..{high:.0%})"
+            )
+        if args.games4:
+            wins, played = win_rate(game, args.level, 4, args.games4, args.seed, args.jobs)
+            low, high = wilson_interval(wins, played)
+            print(
+                f"{game}: 4 players, {args.level} vs 3 greedy: {wins}/{played} = "
+                f"{wins / played:.0%} (95% {low:.0%}..{high:.0%})"
+            )
+        if args.timing_games:
+            mean, per_choice, slowest, count = timing(
+                game, args.level, args.timing_games, args.seed
+            )
+            print(
+                f"{game}: {mean:.3f} s per decision ({count} timed alone), {per_choice:.3f} s per "
+                f"real choice, slowest {slowest:.2f} s"
+            )
+        print(f"{game}: {time.perf_counter() - started:.0f} s in all", flush=True)
+
+
+if __name__ == "__main__":
+    main()
