@@ -128,3 +128,22 @@ def test_resume_refuses_what_does_not_fit(tmp_path: Path) -> None:
     _play(["play", "rancho", "--seats", "greedy,greedy", "--record", str(done)], "")
     over = runner.invoke(app, ["play", "--resume", str(done)])
     assert over.exit_code == 2 and "that game is over" in _said(over.output)
+
+
+def test_a_resumed_hot_seat_game_hands_the_keyboard_over_before_any_hand(
+    tmp_path: Path,
+) -> None:
+    """Whoever types 'play --resume' may not be the seat to play: with several humans
+    the first screen asks for the hand-off, and no hand is drawn before it."""
+    part = tmp_path / "part.json"
+    seats = ["--seats", "human,human", "--seed", "5"]
+    _play(["play", "glory-ranch", *seats, "--record", str(part)], "1\n\n1\n" + "quit\n")
+    output = _play(["play", "--resume", str(part)], "\n1\nquit\n")
+    before, handoff, after = output.partition("Pass the keyboard to")
+    assert handoff, output
+    assert "Hand " not in before and "your turn" not in before, before
+    assert "your turn" in after
+    # a one-human game resumes straight at the prompt, as before
+    solo = tmp_path / "solo.json"
+    _play(["play", "glory-ranch", "--seats", "human,greedy", "--record", str(solo)], "1\nquit\n")
+    assert "Pass the keyboard" not in _play(["play", "--resume", str(solo)], "quit\n")

@@ -71,6 +71,9 @@ class Table:
     pending: list[dict[int, str]] = field(default_factory=list)
     seen: dict[int, int] = field(default_factory=dict)
     last_human: int | None = None
+    resumed: bool = False
+    """A game taken up from a record: whoever typed the command may not be the
+    seat to play, so with several humans the first turn starts with a hand-off."""
 
     def name(self, player: int) -> str:
         return "chance" if player == CHANCE else f"P{player} {self.names[player]}"
@@ -135,7 +138,8 @@ class HumanSeat:
 
     def choose(self, state: State, player: int, undoable: int = 0) -> Hashable:
         table, console = self.table, self.table.console
-        if len(table.humans) > 1 and table.last_human not in (None, player):
+        first = table.last_human is None
+        if len(table.humans) > 1 and (table.resumed if first else table.last_human != player):
             wipe(console)
             self._read(f"Pass the keyboard to {table.name(player)} and press Enter ", None)
             wipe(console)
