@@ -17,7 +17,7 @@ from ranchhand.core.registry import game_module, load
 GAMES = ("rancho", "rocket-ranchers", "glory-ranch")
 
 
-def _prompt(game_id: str, typed: list[str]) -> tuple[str, object, object]:
+def _prompt(game_id: str, typed: list[str], undoable: int = 0) -> tuple[str, object, object]:
     """Type ``typed`` (then the first legal action) at the first prompt of a 2-player
     game; the screen, the action chosen and the legal actions."""
     game = load(game_id, 2)
@@ -29,7 +29,7 @@ def _prompt(game_id: str, typed: list[str]) -> tuple[str, object, object]:
     table = Table(console, game_module(game_id).VIEW, game, {player}, ["human", "human"])
     answers = [*typed, str(state.legal_actions(player)[0])]
     seat = HumanSeat(table, lambda prompt: answers.pop(0))
-    chosen = seat.choose(state, player)
+    chosen = seat.choose(state, player, undoable)
     return console.file.getvalue(), chosen, state.legal_actions(player)  # type: ignore[attr-defined]
 
 
@@ -80,3 +80,14 @@ def test_a_refusal_says_what_was_wrong_without_engine_context() -> None:
 def test_digits_of_any_script_pick_a_numbered_action(typed: str) -> None:
     _, chosen, legal = _prompt("rancho", [typed])
     assert chosen == legal[1]  # type: ignore[index]
+
+
+def test_the_hint_line_names_every_command_when_undo_is_possible() -> None:
+    """A new player who may undo still sees how to quit, see the board or the log."""
+    screen, _, _ = _prompt("rancho", [], undoable=2)
+    hint = next(line for line in screen.splitlines() if line.startswith("undo"))
+    assert len(hint) <= 80
+    words = hint.replace("·", " ").split()
+    for command in ("undo", "help", "actions", "board", "log", "rules", "quit"):
+        assert command in words, hint
+    assert "2 actions" in hint

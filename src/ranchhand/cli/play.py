@@ -30,7 +30,7 @@ from rich.text import Text
 from ranchhand.cli.keyboard import Keyboard
 from ranchhand.cli.safe import plain, printable
 from ranchhand.cli.view import SCREEN_HEIGHT, SUMMARY_LINES, GameView
-from ranchhand.core.errors import ActionError, RecordError
+from ranchhand.core.errors import ActionError, RecordError, plural
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
 from ranchhand.core.log import collapse
 from ranchhand.core.notation import is_number
@@ -232,7 +232,8 @@ class HumanSeat:
         summary = self._summary(legal, width)
         hint = (
             Text(
-                f"undo takes back your last action ({undoable} can be) · help · actions · rules",
+                f"undo (up to {plural(undoable, 'action')} back) · help · actions · board · "
+                "log · rules · quit",
                 style="dim",
             )
             if undoable
