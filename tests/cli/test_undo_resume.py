@@ -147,3 +147,33 @@ def test_a_resumed_hot_seat_game_hands_the_keyboard_over_before_any_hand(
     solo = tmp_path / "solo.json"
     _play(["play", "glory-ranch", "--seats", "human,greedy", "--record", str(solo)], "1\nquit\n")
     assert "Pass the keyboard" not in _play(["play", "--resume", str(solo)], "quit\n")
+
+
+@pytest.mark.parametrize("typed", ["q", EOFError, KeyboardInterrupt])
+def test_a_paused_replay_stops_cleanly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: object
+) -> None:
+    """At 'Enter for the next step', q, Ctrl-D or Ctrl-C stop the replay with a
+    sentence and exit code 0, not click's 'Aborted.' and exit code 1."""
+    import typer
+
+    from ranchhand.cli import main
+
+    path = tmp_path / "game.json"
+    _play(["play", "glory-ranch", "--seats", "human,greedy", "--record", str(path)], "1\nquit\n")
+    asked: list[str] = []
+
+    def answer(prompt: str) -> str:
+        asked.append(prompt)
+        if isinstance(typed, type):
+            raise typed()
+        return str(typed)
+
+    output = io.StringIO()
+    monkeypatch.setattr(main, "console", Console(file=output, width=80))
+    monkeypatch.setattr(main.console, "input", answer)
+    with pytest.raises(typer.Exit) as stopped:
+        main._show_replay(Record.load(path), True, False)
+    assert stopped.value.exit_code == 0
+    assert len(asked) == 1 and "q to stop" in asked[0]
+    assert "Replay stopped at step" in output.getvalue()

@@ -688,7 +688,13 @@ def _show_replay(record: Record, pause: bool, allow_files: bool) -> None:
         console.print(view.render(state.observe(step.player)))
         console.print(f"[bold]{index}: P{step.player} {plain(step.action)}[/]")
         if pause:
-            console.input("[dim]Enter for the next step[/] ")
+            try:
+                answer = console.input("[dim]Enter for the next step, q to stop[/] ")
+            except (EOFError, KeyboardInterrupt):
+                answer = "q"
+            if answer.strip().lower() in ("q", "quit"):
+                console.print(f"\nReplay stopped at step {index}.")
+                raise typer.Exit(0)
 
 
 @app.command("bench")
