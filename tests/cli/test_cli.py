@@ -158,3 +158,15 @@ def test_compare_at_80_columns_cuts_no_column_to_an_ellipsis() -> None:
         assert header in result.output, result.output
     assert result.output.count("scoring-card") == 2  # once per table
     assert "the rest: means" in result.output
+
+
+def test_games_caption_reads_from_the_left_at_80_columns() -> None:
+    result = runner.invoke(app, ["games"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    caption = [i for i, line in enumerate(lines) if "players; " in line and "information" in line]
+    assert caption, result.output
+    for i in caption:
+        assert lines[i][:1].isdigit(), lines[i]  # "2-6 players; ...", not centred
+        after = lines[i + 1] if i + 1 < len(lines) else ""
+        assert not after.startswith("    ") or not after.strip(), after  # no centred tail

@@ -116,7 +116,9 @@ def games_command(
         return
     for entry in listing:
         table = RichTable(
-            title=f"{entry['name']} ({entry['id']} v{entry['version']})", title_justify="left"
+            title=f"{entry['name']} ({entry['id']} v{entry['version']})",
+            title_justify="left",
+            caption_justify="left",  # centred, a wrapped caption's last word sat mid-screen
         )
         table.caption = (
             f"{entry['min_players']}-{entry['max_players']} players; "
