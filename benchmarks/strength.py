@@ -117,14 +117,16 @@ def main() -> None:
             low, high = wilson_interval(wins, played)
             print(
                 f"{game}: 2 players, {args.level} vs greedy: {wins}/{played} = "
-                f"{wins / played:.0%} (95% {low:.0%}..{high:.0%})"
+                f"{wins / played:.0%} (95% {low:.0%}..{high:.0%})",
+                flush=True,
             )
         if args.games4:
             wins, played = win_rate(game, args.level, 4, args.games4, args.seed, args.jobs)
             low, high = wilson_interval(wins, played)
             print(
                 f"{game}: 4 players, {args.level} vs 3 greedy: {wins}/{played} = "
-                f"{wins / played:.0%} (95% {low:.0%}..{high:.0%})"
+                f"{wins / played:.0%} (95% {low:.0%}..{high:.0%})",
+                flush=True,
             )
         if args.timing_games:
             mean, per_choice, slowest, count = timing(

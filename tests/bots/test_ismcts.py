@@ -81,7 +81,7 @@ def test_the_bot_sees_only_the_observation() -> None:
     bot = ISMCTSBot(watched, iterations=10, time_cap=None)
     bot.act(spy, position.legal_actions(0), random.Random(1))
     assert seen and all(o is spy for o in seen)
-    assert spy.read == {"player"}  # the rest goes to the game's sample_state untouched
+    assert spy.read <= {"player", "to_json"}  # the rest goes to sample_state untouched
     assert state.to_json()["data"] == game.setup(WIN_IN_ONE).to_json()["data"]
 
 
@@ -113,3 +113,14 @@ def test_bad_parameters_are_refused() -> None:
         ISMCTSBot(rollout="smart")
     with pytest.raises(ValueError, match="iterations"):
         ISMCTSBot(iterations=0)
+
+
+def test_back_in_a_position_it_chooses_something_else() -> None:
+    """A trade and its reverse bring the table back: the bot must not go round forever."""
+    game = load("rancho", 2)
+    state = game.setup(WIN_IN_ONE)
+    bot = ISMCTSBot(game, iterations=10, time_cap=None)
+    rng = random.Random(4)
+    first = bot.act(state.observe(0), state.legal_actions(0), rng)
+    again = bot.act(state.observe(0), state.legal_actions(0), rng)
+    assert again != first

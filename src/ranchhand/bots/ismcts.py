@@ -18,10 +18,14 @@ cut after ``rollout_depth`` steps and scored by ``state.evaluate()`` where a gam
 offers it. The budget is a number of iterations, so a decision is reproducible from
 the generator it is given; ``time_cap`` stops a search early on a slow machine (then
 it is not reproducible).
+
+Back in a position it has left (a trade and its reverse), the bot chooses something it
+has not chosen there before, so a turn made of free moves always ends.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
@@ -50,6 +54,8 @@ def level(game: str, name: str) -> dict[str, Any]:
     return {"iterations": iterations, "time_cap": 0.5}
 
 
+MEMORY = 10_000
+"""Positions remembered (then forgotten at once): enough for any game's loops."""
 DISCOUNT = 0.999
 """A result ``n`` steps away counts ``DISCOUNT**n`` of its value: the search prefers the
 shorter way to the same win."""
@@ -107,6 +113,8 @@ class ISMCTSBot(Bot):
         self.bias = bias
         self.searched = 0
         """Iterations run by the last decision (for benchmarks)."""
+        self._tried: dict[str, set[str]] = {}
+        """What it chose before in each position it saw (by observation JSON)."""
 
     def bind(self, game: Game) -> None:
         """Play ``game`` (called by ``play`` before the first move)."""
@@ -129,6 +137,17 @@ class ISMCTSBot(Bot):
             )
         me = observation.player
         offered = {str(a): a for a in legal_actions}
+        seen = json.dumps(observation.to_json(), sort_keys=True, default=str)
+        if len(self._tried) > MEMORY:
+            self._tried.clear()
+        tried = self._tried.setdefault(seen, set())
+        fresh = {text: a for text, a in offered.items() if text not in tried}
+        if fresh:  # back in a position it left: something else this time (no endless loop)
+            offered = fresh
+        if len(offered) == 1:
+            (text,) = offered
+            tried.add(text)
+            return offered[text]
         root = _Node()
         started = time.perf_counter()
         done = 0
@@ -146,6 +165,7 @@ class ISMCTSBot(Bot):
             return (stats[1], stats[0] / stats[1])
 
         best = max(offered, key=rank)
+        tried.add(best)
         return offered[best]
 
     # ------------------------------------------------------------ the search
