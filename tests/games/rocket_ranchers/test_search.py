@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
-from ranchhand.bots.ismcts import LEVELS, ISMCTSBot
+from ranchhand.bots.ismcts import ISMCTSBot, level
 from ranchhand.games.rocket_ranchers.actions import Beam, Form, Occupy
 from ranchhand.games.rocket_ranchers.game import RocketGame
 from ranchhand.games.rocket_ranchers.state import RocketState
@@ -93,7 +93,7 @@ def test_ismcts_finds_the_winning_beam_and_placement() -> None:
     game = _last_turn().game
     for seed in range(3):
         state = _last_turn()
-        bot = ISMCTSBot(game, iterations=LEVELS["normal"]["iterations"], time_cap=None)
+        bot = ISMCTSBot(game, **{**level(game.id, "normal"), "time_cap": None})
         beam, *placing = _play(state, bot, random.Random(seed))
         assert isinstance(beam, Beam)
         assert WIN_CELL in state.tables.placement_of[beam].cells, beam
