@@ -78,7 +78,7 @@ def test_the_bot_sees_only_the_observation() -> None:
     watched = Watching(2)
     position = watched.setup(WIN_IN_ONE)
     spy = _Spy(position.observe(0))
-    bot = ISMCTSBot(watched, iterations=10, time_cap=None)
+    bot = ISMCTSBot(watched, iterations=10, time_cap=None, rollout="random")
     bot.act(spy, position.legal_actions(0), random.Random(1))
     assert seen and all(o is spy for o in seen)
     assert spy.read <= {"player", "to_json"}  # the rest goes to sample_state untouched

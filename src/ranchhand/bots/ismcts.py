@@ -19,6 +19,10 @@ offers it. The budget is a number of iterations, so a decision is reproducible f
 the generator it is given; ``time_cap`` stops a search early on a slow machine (then
 it is not reproducible).
 
+The move chosen is the most visited, but the greedy rollout bot's move stays unless the other
+beat it by more than twice the standard error: in a dice game a few hundred rollouts tell
+moves apart only when they differ a lot.
+
 Back in a position it has left (a trade and its reverse), the bot chooses something it
 has not chosen there before, so a turn made of free moves always ends.
 """
@@ -78,6 +82,17 @@ class _Node:
         if node is None:
             node = self.children[key] = _Node()
         return node
+
+
+def _clearly_better(root: _Node, me: int, best: str, hint: str) -> bool:
+    """Whether ``best`` beat ``hint`` by more than twice the standard error of the gap
+    (each result in [0, 1] has a variance of at most 1/4)."""
+    one = root.stats.get((me, best))
+    other = root.stats.get((me, hint))
+    if one is None or other is None or not one[1] or not other[1]:
+        return other is None or not other[1]
+    gap = one[0] / one[1] - other[0] / other[1]
+    return gap > 2 * math.sqrt(0.25 / one[1] + 0.25 / other[1])
 
 
 class ISMCTSBot(Bot):
@@ -165,8 +180,19 @@ class ISMCTSBot(Bot):
             return (stats[1], stats[0] / stats[1])
 
         best = max(offered, key=rank)
+        hint = (
+            self._hint(game, observation, legal_actions, rng) if self.rollout == "greedy" else best
+        )
+        if hint in offered and hint != best and not _clearly_better(root, me, best, hint):
+            best = hint  # dice make results noisy: keep the sound move unless beaten clearly
         tried.add(best)
         return offered[best]
+
+    def _hint(
+        self, game: Game, observation: Any, legal: Sequence[Hashable], rng: random.Random
+    ) -> str:
+        """The rollout bot's choice here (a fresh bot, as in the search)."""
+        return str(self._rollout_bot(game)().act(observation, legal, rng))
 
     # ------------------------------------------------------------ the search
     def _iterate(
