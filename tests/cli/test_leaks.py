@@ -52,7 +52,7 @@ class Seat(HumanSeat):
         legal = state.legal_actions(player)
         self.answers = [self.rng.choice(COMMANDS) for _ in range(self.rng.random() < 0.2)]
         self.answers.append(str(self.rng.choice(legal)))
-        if self.table.last_human not in (None, player):
+        if len(self.table.humans) > 1 and self.table.last_human != player:
             self.answers.insert(0, "")  # Enter at the "pass the keyboard" screen
         self.watcher.begin(state, player)
         return super().choose(state, player, undoable)

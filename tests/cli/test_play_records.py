@@ -137,3 +137,16 @@ def test_markup_and_escapes_in_user_text_are_shown_not_obeyed(tmp_path: Path) ->
         assert result.exit_code == 2, (args, result.output)
         assert "error" in result.output and "\x1b]0;" not in result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_new_hot_seat_game_asks_for_the_first_seat_before_showing_a_hand(
+    tmp_path: Path,
+) -> None:
+    """Whoever types the command may not be P0: the first screen is a hand-off too."""
+    path = tmp_path / "hot.json"
+    args = ["play", "glory-ranch", "--seats", "human,human", "--record", str(path)]
+    result = runner.invoke(app, args, input="quit\n")
+    assert result.exit_code == 0, result.output
+    before, handoff, _after = result.output.partition("Pass the keyboard to P0")
+    assert handoff, result.output
+    assert "your turn" not in before and "Hand" not in before

@@ -35,7 +35,7 @@ class Measured(HumanSeat):
 
     def choose(self, state: State, player: int, undoable: int = 0) -> Hashable:
         self.answers = [str(self.rng.choice(state.legal_actions(player)))]
-        if self.table.last_human not in (None, player):
+        if len(self.table.humans) > 1 and self.table.last_human != player:
             self.answers.insert(0, "")
         return super().choose(state, player, undoable)
 

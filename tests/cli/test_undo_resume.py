@@ -37,7 +37,7 @@ class Fickle(HumanSeat):
         self.answers = ["undo"] if undo else [str(self.rng.choice(legal))]
         if not undo and self.rng.random() < 0.05:
             self.answers.insert(0, "undo")  # refused when nothing can be undone
-        if self.table.last_human not in (None, player):
+        if len(self.table.humans) > 1 and self.table.last_human != player:
             self.answers.insert(0, "")  # Enter at the "pass the keyboard" screen
         return super().choose(state, player, undoable)
 

@@ -244,7 +244,7 @@ def _sit_down(sitting: _Sitting) -> None:
     """Play the sitting to its end or until someone quits; the record is saved either way."""
     loaded, names, seed = sitting.game, sitting.names, sitting.seed
     humans = {i for i, n in enumerate(names) if n == "human"}
-    table = Table(console, _view(loaded.id), loaded, humans, names, resumed=bool(sitting.steps))
+    table = Table(console, _view(loaded.id), loaded, humans, names)
     keyboard = keyboard_for_terminal()
     seat_objects = [
         HumanSeat(table, console.input, keyboard) if n == "human" else bot_factory(loaded.id, n)()

@@ -71,9 +71,6 @@ class Table:
     pending: list[dict[int, str]] = field(default_factory=list)
     seen: dict[int, int] = field(default_factory=dict)
     last_human: int | None = None
-    resumed: bool = False
-    """A game taken up from a record: whoever typed the command may not be the
-    seat to play, so with several humans the first turn starts with a hand-off."""
 
     def name(self, player: int) -> str:
         return "chance" if player == CHANCE else f"P{player} {self.names[player]}"
@@ -138,8 +135,9 @@ class HumanSeat:
 
     def choose(self, state: State, player: int, undoable: int = 0) -> Hashable:
         table, console = self.table, self.table.console
-        first = table.last_human is None
-        if len(table.humans) > 1 and (table.resumed if first else table.last_human != player):
+        # With several people at the keyboard every seat's first screen comes after a
+        # hand-off too: whoever started (or resumed) the game may not be that seat.
+        if len(table.humans) > 1 and table.last_human != player:
             wipe(console)
             self._read(f"Pass the keyboard to {table.name(player)} and press Enter ", None)
             wipe(console)
