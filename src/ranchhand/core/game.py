@@ -171,7 +171,7 @@ class Game(ABC):
             raise OptionError(f"{self.id}: players must be an integer, got {players!r}")
         if not self.min_players <= players <= self.max_players:
             raise OptionError(
-                f"{self.id}: {plural(players, 'player')} is not allowed; "
+                f"{self.id}: a game of {plural(players, 'player')} is not allowed; "
                 f"allowed: {self.min_players} to {self.max_players}"
             )
         self.players = players
@@ -501,7 +501,12 @@ class State(ABC):
         """The legal action texts closest to ``text``, for "did you mean" hints."""
         texts = [str(a) for a in self.legal_actions(player)]
         close = difflib.get_close_matches(text.strip(), texts, n=n, cutoff=0.4)
-        return close or texts[:n]
+        if close:
+            return close
+        # Nothing close: the same verb's actions, else one of each verb on offer.
+        verb = text.strip().split(" ", 1)[0].lower()
+        same = [t for t in texts if t.split(" ", 1)[0] == verb]
+        return (same or list({t.split(" ", 1)[0]: t for t in reversed(texts)}.values())[::-1])[:n]
 
     def resample(self, player: int, rng: random.Random) -> State:
         """A state ``player`` cannot tell apart from this one, hidden cards redrawn.

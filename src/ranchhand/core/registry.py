@@ -58,7 +58,7 @@ def load(name: str, players: int | None = None, **options: Any) -> Game:
     >>> load("rancho", players=7)
     Traceback (most recent call last):
     ...
-    ranchhand.core.errors.OptionError: rancho: 7 players is not allowed; allowed: 2 to 6
+    ranchhand.core.errors.OptionError: rancho: a game of 7 players is not allowed; allowed: 2 to 6
     """
     return game_class(name)(players, **options)
 

@@ -201,5 +201,5 @@ def test_bad_texts_say_what_was_expected() -> None:
 def test_bad_option_values_are_refused() -> None:
     with pytest.raises(OptionError, match="abundance_table"):
         RocketGame(2, abundance_table="generous")
-    with pytest.raises(OptionError, match="6 players is not allowed"):
+    with pytest.raises(OptionError, match="a game of 6 players is not allowed"):
         RocketGame(6)
