@@ -140,8 +140,8 @@ def play_command(
     seats: Annotated[
         str | None,
         typer.Option(
-            help="One per player: human, random, greedy (comma separated). "
-            "Default: human,greedy,greedy."
+            help="One per player, comma separated: human, or a bot: random, greedy, ismcts, "
+            "or a level: easy, normal, hard. Default: human,greedy,greedy."
         ),
     ] = None,
     seed: Annotated[
@@ -308,6 +308,13 @@ def _sit_down(sitting: _Sitting) -> None:
     console.print(table.view.render(state.observe(viewer)))
     _print_outcome(result.outcome, names)
     console.print(f"The game's seed was {seed}; its record is {plain(saved)}.")
+
+
+def _rate(value: float) -> str:
+    """A rate with three significant figures however slow (a search bot: 0.0213 games/s)."""
+    if value >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.1f}" if value >= 1 else f"{value:.3g}"
 
 
 def _number(value: float) -> str:
@@ -736,8 +743,8 @@ def bench_command(
                 str(count),
                 str(result.games),
                 f"{result.seconds:.2f}",
-                f"{result.games_per_s:.1f}",
-                f"{result.turns_per_s:.0f}",
+                _rate(result.games_per_s),
+                _rate(result.turns_per_s),
                 str(result.truncated),
             )
     except KeyboardInterrupt:
