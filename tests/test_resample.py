@@ -52,7 +52,7 @@ def _searchable(game_id: str, players: int) -> None:
     try:
         state.resample(0, random.Random(0))
     except GameDefinitionError as error:
-        pytest.skip(f"{game_id} has no sample_state yet ({error})")
+        pytest.skip(f"{game_id} does not define sample_state ({error})")
 
 
 def _cases() -> list[tuple[str, int]]:

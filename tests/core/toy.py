@@ -7,6 +7,7 @@ The first to reach the target wins (ties share the win).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +65,19 @@ class ToyGame(Game):
 
     def new_initial_state(self) -> ToyState:
         return ToyState(self)
+
+    def sample_state(self, observation: Any, rng: random.Random) -> ToyState:
+        """The viewer's own bet is known; bets already made by others are hidden: drawn."""
+        state = ToyState(self)
+        state.scores = list(observation.scores)
+        state.roll = observation.roll
+        if state.roll is not None:
+            for p in range(self.players):
+                if p == observation.player and observation.my_bet is not None:
+                    state.bets[p] = observation.my_bet
+                elif p not in observation.waiting_for:
+                    state.bets[p] = rng.choice(("odd", "even"))
+        return state
 
     def _state_from_json(self, data: Mapping[str, Any]) -> ToyState:
         state = ToyState(self)
