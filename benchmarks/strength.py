@@ -112,19 +112,13 @@ def main() -> None:
     )
     for game in names:
         started = time.perf_counter()
-        if args.games:
-            wins, played = win_rate(game, args.level, 2, args.games, args.seed, args.jobs)
+        for players, games, against in ((2, args.games, "greedy"), (4, args.games4, "3 greedy")):
+            if not games:
+                continue
+            wins, played = win_rate(game, args.level, players, games, args.seed, args.jobs)
             low, high = wilson_interval(wins, played)
             print(
-                f"{game}: 2 players, {args.level} vs greedy: {wins}/{played} = "
-                f"{wins / played:.0%} (95% {low:.0%}..{high:.0%})",
-                flush=True,
-            )
-        if args.games4:
-            wins, played = win_rate(game, args.level, 4, args.games4, args.seed, args.jobs)
-            low, high = wilson_interval(wins, played)
-            print(
-                f"{game}: 4 players, {args.level} vs 3 greedy: {wins}/{played} = "
+                f"{game}: {players} players, {args.level} vs {against}: {wins}/{played} = "
                 f"{wins / played:.0%} (95% {low:.0%}..{high:.0%})",
                 flush=True,
             )
