@@ -20,7 +20,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from ranchhand.core.chance import ChanceOutcomes
 from ranchhand.core.errors import (
@@ -37,6 +37,11 @@ from ranchhand.core.errors import (
 )
 from ranchhand.core.notation import MAX_ACTION_TEXT
 from ranchhand.core.options import MAX_TURNS, Option, resolve_options
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ranchhand.core.encoding import Encoding
 
 _T = TypeVar("_T")
 
@@ -269,6 +274,29 @@ class Game(ABC):
         :class:`GameDefinitionError`: a game without it cannot be searched.
         """
         raise GameDefinitionError(f"{self.id} cannot sample states from an observation")
+
+    def encoding(self) -> Encoding:
+        """This game's fixed action space and observation tensor (see ``core.encoding``).
+
+        Made once per game object by :meth:`_encoding`; the research adapters and
+        learning code use it. The base raises :class:`GameDefinitionError`.
+        """
+        cached: Encoding | None = self.__dict__.get("_encoding_cache")
+        if cached is None:
+            cached = self._encoding()
+            self.__dict__["_encoding_cache"] = cached
+        return cached
+
+    def _encoding(self) -> Encoding:
+        raise GameDefinitionError(f"{self.id} has no fixed action encoding")
+
+    def num_distinct_actions(self) -> int:
+        """The size of the fixed action space (OpenSpiel's name for it)."""
+        return self.encoding().num_actions
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`State.observation_tensor`."""
+        return self.encoding().observation_shape
 
     def summary(self) -> Summary:
         """A fresh accumulator for the :meth:`State.details` of finished games.
@@ -515,6 +543,30 @@ class State(ABC):
         never uses more than ``player`` sees.
         """
         return self.game.sample_state(self.observe(player), rng)
+
+    def action_to_index(self, action: Hashable, player: int | None = None) -> int:
+        """The index of a legal action in the game's fixed action space."""
+        who = self._resolve_player(player)
+        return self.game.encoding().action_to_index(self, action, self._encoding_player(who))
+
+    def index_to_action(self, index: int, player: int | None = None) -> Hashable:
+        """The legal action that ``index`` stands for here."""
+        who = self._resolve_player(player)
+        return self.game.encoding().index_to_action(self, index, self._encoding_player(who))
+
+    def legal_action_mask(self, player: int | None = None) -> np.ndarray:
+        """0/1 over the fixed action space: which indices ``player`` may take now."""
+        who = self._resolve_player(player)
+        return self.game.encoding().legal_mask(self, self._encoding_player(who))
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        """``player``'s observation as a float32 array, built from ``observe(player)`` only."""
+        return self.game.encoding().observation_tensor(self.observe(player), player)
+
+    def _encoding_player(self, player: int | None) -> int:
+        if player is None:
+            raise InvalidAction("chance outcomes have no index in the action space")
+        return player
 
     def returns(self) -> list[float]:
         outcome = self.outcome()

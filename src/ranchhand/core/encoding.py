@@ -1,0 +1,106 @@
+"""Fixed action spaces and observation tensors, for learning code and research adapters.
+
+Players and bots speak in text actions and observation objects; training code
+(PettingZoo, OpenSpiel, Gymnasium) wants a fixed set of action indices and a
+numeric array of a fixed shape. An :class:`Encoding` is that translation for one
+game at one player count, written once per game in ``games/<name>/encoding.py``
+and reached through :meth:`ranchhand.core.game.Game.encoding`.
+
+Two promises every encoding keeps, and the conformance tests check:
+
+* **Indices.** Every index in ``range(num_actions)`` names at most one legal
+  action in any state, and every legal action the encoding can express has
+  exactly one index: ``index_to_action(state, action_to_index(state, a)) == a``.
+  A game whose legal actions are open-ended (Rancho's deals) may leave some of
+  them out; it says which in ``coverage_note`` and its docs page.
+* **No secrets.** ``observation_tensor`` reads only the ``Observation`` a player
+  was given (``state.observe(player)``), never the state, so a tensor cannot hold
+  more than the player may know.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+
+from ranchhand.core.errors import InvalidAction
+
+if TYPE_CHECKING:
+    from ranchhand.core.game import Game, Observation, State
+
+
+class Encoding(ABC):
+    """The fixed action space and observation tensor of one game at one player count."""
+
+    #: What share of legal moves the index space can express and what it leaves out.
+    coverage_note: ClassVar[str] = "Every legal action has an index."
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    # ---------------------------------------------------------------- actions
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """The size of the action space (OpenSpiel's ``num_distinct_actions``)."""
+
+    @abstractmethod
+    def action_to_index(self, state: State, action: Hashable, player: int) -> int:
+        """The index of a legal ``action`` of ``player`` in ``state``.
+
+        Raises :class:`InvalidAction` for an action the encoding cannot express.
+        """
+
+    @abstractmethod
+    def index_to_action(self, state: State, index: int, player: int) -> Hashable:
+        """The engine action that ``index`` stands for in ``state``.
+
+        Raises :class:`InvalidAction` if ``index`` names no legal action there.
+        """
+
+    def legal_indices(self, state: State, player: int) -> list[int]:
+        """The indices of ``player``'s legal actions, ascending, each once.
+
+        The default encodes every legal action; an encoding that leaves some
+        actions out (or maps several to one) overrides this.
+        """
+        return sorted({self.action_to_index(state, a, player) for a in state.legal_actions(player)})
+
+    def legal_mask(self, state: State, player: int) -> np.ndarray:
+        """A 0/1 ``int8`` vector over the action space: 1 where the index is legal."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask[self.legal_indices(state, player)] = 1
+        return mask
+
+    def action_label(self, index: int) -> str:
+        """A short human name for ``index``, for docs and debugging."""
+        return f"action {index}"
+
+    # ----------------------------------------------------------- observations
+    @property
+    @abstractmethod
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`observation_tensor`."""
+
+    @abstractmethod
+    def observation_tensor(self, observation: Observation, player: int) -> np.ndarray:
+        """``player``'s observation as a ``float32`` array of ``observation_shape``.
+
+        Built from ``observation`` alone (see the module docstring).
+        """
+
+    def observation_layout(self) -> list[tuple[str, int]]:
+        """(name, length) for each consecutive slice of the flattened tensor, for docs."""
+        return [("observation", int(np.prod(self.observation_shape)))]
+
+    # ---------------------------------------------------------------- helpers
+    def _check_index(self, index: int) -> None:
+        if isinstance(index, bool) or not isinstance(index, int | np.integer):
+            raise InvalidAction(f"an action index must be an integer, got {type(index).__name__}")
+        if not 0 <= index < self.num_actions:
+            raise InvalidAction(
+                f"action index {index} is out of range; allowed: 0 to {self.num_actions - 1}"
+            )
