@@ -79,6 +79,34 @@ class Encoding(ABC):
         """A short human name for ``index``, for docs and debugging."""
         return f"action {index}"
 
+    # ------------------------------------------------------------------ chance
+    @property
+    def max_chance_outcomes(self) -> int:
+        """An upper bound on the outcomes of any chance node (OpenSpiel asks for it).
+
+        The default fits chance outcomes indexed by their place in
+        ``state.chance_outcomes()``; games override it with their own bound.
+        """
+        raise NotImplementedError(f"{self.game.id} gives no bound on chance outcomes")
+
+    def chance_to_index(self, state: State, outcome: Hashable) -> int:
+        """A number for a chance outcome: by default its place in the outcome list."""
+        return list(state.chance_outcomes().actions).index(outcome)
+
+    def index_to_chance(self, state: State, index: int) -> Hashable:
+        """The chance outcome numbered ``index`` at this chance node."""
+        actions = list(state.chance_outcomes().actions)
+        if isinstance(index, bool) or not 0 <= index < len(actions):
+            raise InvalidAction(
+                f"chance outcome {index} is out of range; allowed: 0 to {len(actions) - 1}"
+            )
+        return actions[index]
+
+    @property
+    def max_game_length(self) -> int:
+        """An upper bound on the decisions (player actions) in one game, for OpenSpiel."""
+        raise NotImplementedError(f"{self.game.id} gives no bound on game length")
+
     # ----------------------------------------------------------- observations
     @property
     @abstractmethod
