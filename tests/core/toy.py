@@ -12,6 +12,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ranchhand.core import (
     CHANCE,
     SIMULTANEOUS,
@@ -23,6 +25,7 @@ from ranchhand.core import (
     State,
     StateError,
 )
+from ranchhand.core.encoding import Encoding
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,9 @@ class ToyGame(Game):
 
     def new_initial_state(self) -> ToyState:
         return ToyState(self)
+
+    def _encoding(self) -> ToyEncoding:
+        return ToyEncoding(self)
 
     def sample_state(self, observation: Any, rng: random.Random) -> ToyState:
         """The viewer's own bet is known; bets already made by others are hidden: drawn."""
@@ -159,6 +165,53 @@ class ToyState(State):
             "roll": self.roll,
             "bets": {str(k): v for k, v in self.bets.items()},
         }
+
+
+PARITIES = ("odd", "even")
+
+
+class ToyEncoding(Encoding):
+    """Index 0 bets odd, 1 bets even; the tensor is the observation's fields, one-hot.
+
+    Layout: each player's score over the target, the roll one-hot (none, 1, 2, 3),
+    the viewer's own bet one-hot (none, odd, even), and who still owes a bet.
+    """
+
+    @property
+    def num_actions(self) -> int:
+        return len(PARITIES)
+
+    def action_to_index(self, state: State, action: Hashable, player: int) -> int:
+        if not isinstance(action, Bet) or action.parity not in PARITIES:
+            raise InvalidAction(f"{action} is not a bet")
+        return PARITIES.index(action.parity)
+
+    def index_to_action(self, state: State, index: int, player: int) -> Hashable:
+        self._check_index(index)
+        if player not in state.acting_players():
+            raise InvalidAction(f"player {player} has no bet to make now")
+        return Bet(PARITIES[index])
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return 3
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (2 * self.game.players + 7,)
+
+    def observation_tensor(self, observation: Any, player: int) -> np.ndarray:
+        n = self.game.players
+        tensor = np.zeros(self.observation_shape, dtype=np.float32)
+        tensor[:n] = np.asarray(observation.scores, dtype=np.float32) / self.game.options["target"]
+        tensor[n + (observation.roll or 0)] = 1.0
+        tensor[n + 4 + (PARITIES.index(observation.my_bet) + 1 if observation.my_bet else 0)] = 1
+        tensor[n + 7 + np.asarray(observation.waiting_for, dtype=np.intp)] = 1.0
+        return tensor
+
+    def observation_layout(self) -> list[tuple[str, int]]:
+        n = self.game.players
+        return [("scores / target", n), ("roll", 4), ("my bet", 3), ("waiting for", n)]
 
 
 GAME = ToyGame
