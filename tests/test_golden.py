@@ -6,7 +6,7 @@ import difflib
 
 import pytest
 
-from tests.golden import GOLDEN_DIR, PLAYTHROUGHS, playthrough
+from tests.golden import GOLDEN_DIR, PLAYTHROUGHS, playthrough, records
 
 
 @pytest.mark.parametrize(("game", "players", "seed"), PLAYTHROUGHS)
@@ -27,3 +27,31 @@ def test_playthrough_matches_golden_file(game: str, players: int, seed: int) -> 
             f"{path.name} differs (rules, notation or observations changed?). If on purpose, "
             f"run python tools/make_golden.py and review the diff.\n{diff}"
         )
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "bot", "seed"),
+    records.cases(),
+    ids=[records.key(*case) for case in records.cases()],
+)
+def test_seeded_game_matches_golden_record(game: str, players: int, bot: str, seed: int) -> None:
+    """Speed work must leave every seeded game exactly as it was, step by step."""
+    expected = records.load_records()[records.key(game, players, bot, seed)]
+    actual = records.record(game, players, bot, seed)
+    if actual != expected:
+        kept, now = expected["checkpoints"], actual["checkpoints"]
+        window = next(
+            (i for i, (a, b) in enumerate(zip(kept, now, strict=False)) if a != b), len(kept)
+        )
+        first = window * records.CHECKPOINT
+        pytest.fail(
+            f"the game parts from its record between steps {first} and "
+            f"{first + records.CHECKPOINT} (record: {expected['steps']} steps, "
+            f"{expected['outcome']}; now: {actual['steps']} steps, {actual['outcome']}). "
+            "Results for a seed change only with the rules: then run "
+            "python -m tests.golden.records and say why in the commit."
+        )
+
+
+def test_golden_records_cover_every_case() -> None:
+    assert sorted(records.load_records()) == sorted(records.key(*c) for c in records.cases())
