@@ -1,0 +1,286 @@
+"""OpenSpiel adapter: every ranchhand game with an encoding as a ``pyspiel`` game.
+
+>>> from ranchhand.envs.openspiel import register      # doctest: +SKIP
+>>> register()                                        # doctest: +SKIP
+>>> game = pyspiel.load_game("ranchhand_rancho", {"players": 3})  # doctest: +SKIP
+
+After :func:`register`, OpenSpiel's own tools (``random_sim_test``, MCTS,
+IS-MCTS, CFR on small settings) run on our games. The adapter is a thin layer:
+the engine keeps the rules, the game's :class:`~ranchhand.core.encoding.Encoding`
+numbers actions, chance outcomes and observations, and this module only
+translates between OpenSpiel's calls and the engine's.
+
+How the games map onto OpenSpiel's game types:
+
+* Chance is explicit: each chance node lists the engine's outcomes with their
+  exact probabilities (``EXPLICIT_STOCHASTIC``), numbered by the encoding.
+* Information is ``PERFECT_INFORMATION`` for games that hide nothing (Rancho)
+  and ``IMPERFECT_INFORMATION`` otherwise; observations are built from
+  ``state.observe(player)`` only, so a tensor or string never holds a secret.
+* A game with simultaneous nodes (Glory Ranch's rock-paper-scissors) is
+  registered ``SIMULTANEOUS``: OpenSpiel asks every player for an action at such
+  a node, so players not in the contest get one extra action, ``wait``, the last
+  index of the action space. Its other nodes are ordinary one-player nodes, which
+  OpenSpiel allows in a simultaneous game. Algorithms that need turns (MCTS)
+  run on ``pyspiel.convert_to_turn_based(game)``.
+* Rewards come at the end only (``TERMINAL``): +1 for each winner, -1 for the
+  others, 0 for all in a truncated game. Ties share the win, so the games are
+  ``GENERAL_SUM``.
+
+OpenSpiel clones Python states by deep-copying their attributes; a state here
+keeps one attribute whose deep copy is the engine's fast ``clone()``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
+from ranchhand.core.encoding import Encoding
+from ranchhand.core.errors import GameDefinitionError, InvalidAction
+from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
+from ranchhand.core.registry import GAME_MODULES, game_class
+
+PREFIX = "ranchhand_"
+"""Every ranchhand game is registered as ``ranchhand_<id with underscores>``."""
+
+
+def short_name(game_id: str) -> str:
+    """OpenSpiel's name for a game: ``rocket-ranchers`` -> ``ranchhand_rocket_ranchers``."""
+    return PREFIX + game_id.replace("-", "_")
+
+
+def register(names: Iterable[str] | None = None) -> list[str]:
+    """Register the named ranchhand games (default: every one) with OpenSpiel.
+
+    Games without an encoding are left out. Registering twice is harmless.
+    Returns the OpenSpiel short names of the games now available.
+    """
+    registered = []
+    for name in GAME_MODULES if names is None else names:
+        cls = game_class(name)
+        try:
+            cls(cls.min_players).encoding()
+        except GameDefinitionError:
+            continue
+        registered.append(register_game(cls))
+    return registered
+
+
+def register_game(cls: type[Game]) -> str:
+    """Register one game class with OpenSpiel (any class, test games too); return its name."""
+    name = short_name(cls.id)
+    if name not in pyspiel.registered_names():
+        game_type = _game_type(cls, name)
+        factory: Callable[[dict[str, Any]], OpenSpielGame] = type(
+            f"OpenSpiel{cls.__name__}",
+            (OpenSpielGame,),
+            {"ranch_class": cls, "game_type": game_type},
+        )
+        pyspiel.register_game(game_type, factory)
+    return name
+
+
+def _game_type(cls: type[Game], name: str) -> Any:
+    dynamics = pyspiel.GameType.Dynamics
+    information = pyspiel.GameType.Information
+    parameters: dict[str, Any] = {"players": cls.min_players}
+    parameters.update({option.name: option.default for option in cls.option_specs()})
+    return pyspiel.GameType(
+        short_name=name,
+        long_name=f"ranchhand {cls.name}",
+        dynamics=dynamics.SIMULTANEOUS if cls.simultaneous else dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=(
+            information.PERFECT_INFORMATION
+            if cls.information == "perfect"
+            else information.IMPERFECT_INFORMATION
+        ),
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """A loaded ranchhand game seen by OpenSpiel; :func:`register_game` makes one subclass
+    per ranchhand game, which OpenSpiel calls with the parameters it was loaded with."""
+
+    ranch_class: ClassVar[type[Game]]
+    game_type: ClassVar[Any]
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = dict(params or {})
+        players = int(given.pop("players", self.ranch_class.min_players))
+        self.ranch = self.ranch_class(players, **given)
+        encoding = self.ranch.encoding()
+        self.wait = encoding.num_actions if self.ranch_class.simultaneous else None
+        super().__init__(
+            self.game_type,
+            pyspiel.GameInfo(
+                num_distinct_actions=encoding.num_actions + (self.wait is not None),
+                max_chance_outcomes=encoding.max_chance_outcomes,
+                num_players=players,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=None,
+                max_game_length=encoding.max_game_length,
+            ),
+            {"players": players, **self.ranch.options},
+        )
+
+    def new_initial_state(self) -> OpenSpielState:
+        return OpenSpielState(self, self.ranch.new_initial_state())
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> Observer:
+        if params:
+            raise ValueError(f"ranchhand observers take no parameters, got {params}")
+        if iig_obs_type is not None and (
+            iig_obs_type.perfect_recall
+            or not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError(
+                "ranchhand games offer one kind of observation: a player's own view of "
+                "the table now (no perfect recall, no public-only view)"
+            )
+        return Observer(self.ranch.encoding())
+
+
+class _Engine:
+    """Holds the engine state; OpenSpiel's clone deep-copies it with the engine's ``clone``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(self.state.clone())
+
+
+class OpenSpielState(pyspiel.State):  # type: ignore[misc]
+    """An engine state behind OpenSpiel's State interface (actions as encoding indices)."""
+
+    def __init__(self, game: OpenSpielGame, state: State) -> None:
+        super().__init__(game)
+        self._engine = _Engine(state)
+
+    @property
+    def ranch(self) -> State:
+        """The engine state (the whole table, secrets included: not for players' eyes)."""
+        return self._engine.state
+
+    def _encoding(self) -> Encoding:
+        return self._engine.state.game.encoding()
+
+    def _wait(self) -> int | None:
+        game = self._engine.state.game
+        return game.encoding().num_actions if game.simultaneous else None
+
+    def current_player(self) -> int:
+        return self._engine.state.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self._engine.state
+        if player in state.acting_players():
+            return state.game.encoding().legal_indices(state, player)
+        wait = self._wait()
+        if wait is not None and state.current_player() == SIMULTANEOUS:
+            return [wait]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        state = self._engine.state
+        node = state.chance_outcomes()
+        encoding = state.game.encoding()
+        total = node.total
+        return [
+            (encoding.chance_to_index(state, action), weight / total)
+            for action, weight in zip(node.actions, node.weights, strict=True)
+        ]
+
+    def _apply_action(self, action: int) -> None:
+        state = self._engine.state
+        encoding = state.game.encoding()
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(encoding.index_to_chance(state, action), CHANCE)
+        else:
+            state.apply(encoding.index_to_action(state, action, player), player)
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        state = self._engine.state
+        encoding = state.game.encoding()
+        chosen = [
+            (player, encoding.index_to_action(state, actions[player], player))
+            for player in state.acting_players()
+        ]
+        for player, action in chosen:
+            state.apply(action, player)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        state = self._engine.state
+        encoding = state.game.encoding()
+        try:
+            if player == CHANCE:
+                return str(encoding.index_to_chance(state, action))
+            if action == self._wait():
+                return "wait"
+            return str(encoding.index_to_action(state, action, player))
+        except InvalidAction:  # asked about another position's action: name the index
+            return f"chance outcome {action}" if player == CHANCE else encoding.action_label(action)
+
+    def is_terminal(self) -> bool:
+        return self._engine.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self._engine.state.returns()
+
+    def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> OpenSpielState:
+        """A state ``player`` cannot tell from this one, hidden cards redrawn (for IS-MCTS).
+
+        Built by the engine from ``observe(player)`` alone; ``sampler`` (OpenSpiel's
+        uniform sampler) seeds the draw.
+        """
+        rng = random.Random(int(sampler() * 2**32))
+        twin = OpenSpielState(self.get_game(), self._engine.state.resample(player, rng))
+        return twin
+
+    def __str__(self) -> str:
+        return str(self._engine.state)
+
+
+class Observer:
+    """OpenSpiel's observer interface over an encoding: ``tensor`` and its named views
+    (``dict``) filled from ``observe(player)``, and the observation as JSON text."""
+
+    def __init__(self, encoding: Encoding) -> None:
+        self.encoding = encoding
+        self.tensor = np.zeros(int(np.prod(encoding.observation_shape)), dtype=np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        start = 0
+        for name, size in encoding.observation_layout():
+            self.dict[name] = self.tensor[start : start + size]
+            start += size
+
+    def set_from(self, state: OpenSpielState, player: int) -> None:
+        ranch = state.ranch
+        tensor = self.encoding.observation_tensor(ranch.observe(player), player)
+        self.tensor[:] = tensor.reshape(-1)
+
+    def string_from(self, state: OpenSpielState, player: int) -> str:
+        return json.dumps(state.ranch.observe(player).to_json(), sort_keys=True)
