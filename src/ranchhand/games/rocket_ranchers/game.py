@@ -15,6 +15,7 @@ from typing import Any
 from ranchhand.core import Game, Option
 from ranchhand.core.game import Observation
 from ranchhand.games.rocket_ranchers.determinize import sample_state
+from ranchhand.games.rocket_ranchers.encoding import RocketEncoding
 from ranchhand.games.rocket_ranchers.position import build_position
 from ranchhand.games.rocket_ranchers.state import RocketState
 from ranchhand.games.rocket_ranchers.summary import RocketSummary
@@ -109,6 +110,10 @@ class RocketGame(Game):
         """A table consistent with ``observation``, unseen founding cards redrawn (see
         :mod:`.determinize`)."""
         return sample_state(self, observation, rng)
+
+    def _encoding(self) -> RocketEncoding:
+        """The fixed action space and observation tensor for learning code (:mod:`.encoding`)."""
+        return RocketEncoding(self)
 
     def summary(self) -> RocketSummary:
         """Average score split per seat and overall, win rate per seat, Space Cats."""
