@@ -580,6 +580,16 @@ class State(ABC):
         """
         return None
 
+    def standing(self) -> list[float] | None:
+        """Each player's standing in the game's own units (higher is ahead), or None.
+
+        The designer's lab reads "who is ahead" from it after every turn to count lead
+        changes, drama and decisiveness (``docs/lab.md``). Games give a natural measure
+        (herd value, points if the game ended now, running total); the base falls back
+        on :meth:`evaluate`, and None means the game offers no reading.
+        """
+        return self.evaluate()
+
     def _twin(self) -> Self:
         """A shallow copy with the caches reset: a game's fast ``clone`` starts here and then
         copies the containers its ``_apply`` mutates."""

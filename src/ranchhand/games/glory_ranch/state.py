@@ -592,6 +592,10 @@ class GloryState(State):
             "winners": list(record["winners"]),
         }
 
+    def standing(self) -> list[float]:
+        """Each player's running total of rounds scored, the lab's "who is ahead"."""
+        return [float(t) for t in self.totals]
+
     def details(self) -> dict[str, Any]:
         """Per round: ranch cards, points, round winners, turns; the game's totals."""
         return {

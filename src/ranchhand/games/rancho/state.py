@@ -460,6 +460,11 @@ class RanchoState(State):
         total = sum(progress)
         return [p / total for p in progress]
 
+    def standing(self) -> list[float]:
+        """Each player's herd (animals and dogs) valued in rabbits, the lab's "who is ahead"."""
+        values = self.game.tables.values
+        return [float(sum(n * v for n, v in zip(a, values, strict=True))) for a in self.animals]
+
     def describe_for(self, viewer: int | None, action: Hashable, player: int) -> str:
         """``action`` and what it does to whom, in one line (``describe``): worked out on
         a clone, for display only."""

@@ -283,6 +283,11 @@ class RocketState(State):
         share = sum(weights)
         return [w / share for w in weights]
 
+    def standing(self) -> list[float]:
+        """Each player's score if the game ended now, the lab's "who is ahead"."""
+        scores = score_players(self.tables, self.game.options, self.corrals, self.floof)
+        return [float(s.total) for s in scores]
+
     def details(self) -> dict[str, Any]:
         scores = score_players(self.tables, self.game.options, self.corrals, self.floof)
         return {
