@@ -16,6 +16,9 @@ class Bot(ABC):
     """Base of all bots; subclasses choose in :meth:`act`."""
 
     name: ClassVar[str] = "bot"
+    reads_observation: ClassVar[bool] = True
+    """False for a bot that chooses without looking (it is then handed None, and the
+    observation is never made: the runner skips the work for it)."""
 
     @abstractmethod
     def act(

@@ -13,6 +13,7 @@ class RandomBot(Bot):
     """Chooses uniformly among the legal actions."""
 
     name = "random"
+    reads_observation = False
 
     def act(
         self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random

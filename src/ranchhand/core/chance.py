@@ -7,7 +7,7 @@ sampling stays a single integer draw from the injected generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from itertools import accumulate
 
@@ -80,3 +80,21 @@ class ChanceOutcomes:
             f"{a}: {w}/{self.total}" for a, w in zip(self.actions, self.weights, strict=True)
         )
         return f"<ChanceOutcomes {shown}>"
+
+
+def draw_weighted(rng: random.Random, weights: Iterable[int], total: int) -> int:
+    """The index :meth:`ChanceOutcomes.sample` picks among ``weights``, without building it.
+
+    The same one ``rng.randrange(total)`` and the same outcome, so a game drawing from its
+    counts this way plays a seeded game exactly as one listing its outcomes. ``weights``
+    may hold zeros (never picked); if they stop short of ``total``, their number is returned
+    for the rest (an outcome kept apart, like a deck's Space Cats).
+    """
+    point = rng.randrange(total)
+    index = 0
+    for weight in weights:
+        point -= weight
+        if point < 0:
+            return index
+        index += 1
+    return index

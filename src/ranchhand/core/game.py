@@ -371,6 +371,17 @@ class State(ABC):
             f"{self.game.id} reported a chance node but does not list its outcomes"
         )
 
+    def _sample_chance(self, rng: random.Random) -> Hashable:
+        """:meth:`sample_chance`'s draw; an override must consume ``rng`` as
+        :meth:`ChanceOutcomes.sample` does (one ``randrange`` of the total weight, the
+        outcomes in ``_chance_outcomes`` order) and pair with :meth:`_is_chance_outcome`."""
+        return self._chance_node().sample(rng)
+
+    def _is_chance_outcome(self, action: Hashable) -> bool:
+        """Whether ``action`` is an outcome of this chance node (the legality check of a
+        chance action); a game that samples from counts answers from the counts too."""
+        return action in self._chance_node()
+
     @abstractmethod
     def _why_illegal(self, action: Hashable, player: int) -> str | None:
         """Why ``action`` is not allowed for ``player`` now, or None if it is.
@@ -460,6 +471,18 @@ class State(ABC):
         if self.current_player() != CHANCE:
             raise IllegalAction("this is not a chance node", **self._context(None))
         return self._chance_node()
+
+    def sample_chance(self, rng: random.Random) -> Hashable:
+        """An outcome of this chance node drawn from ``rng``: the one that
+        ``chance_outcomes().sample(rng)`` would give, from the same numbers drawn.
+
+        So a seeded game plays out the same either way; a game whose outcomes are counts
+        (cards left in a deck) overrides :meth:`_sample_chance` to draw from the counts
+        without listing a hundred outcomes at every card a simulation draws.
+        """
+        if self.current_player() != CHANCE:
+            raise IllegalAction("this is not a chance node", **self._context(None))
+        return self._sample_chance(rng)
 
     def why_illegal(self, action: Hashable, player: int | None = None) -> str | None:
         """Why ``action`` may not be applied now, or None if it may."""
@@ -637,10 +660,12 @@ class State(ABC):
             player = acting[0]
         if player not in acting:
             return f"it is not {_who(player)}'s turn to act; waiting for {_players(acting)}", player
+        if player == CHANCE:
+            if self._is_chance_outcome(action):
+                return None, player
+            return f"{action} is not an outcome of this chance node", player
         if self._in_legal_list(action, player):
             return None, player
-        if player == CHANCE:
-            return f"{action} is not an outcome of this chance node", player
         return self._why_illegal(action, player) or None, player
 
     def _acting(self, current: int) -> tuple[int, ...]:

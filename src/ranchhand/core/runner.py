@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ranchhand.core.errors import ActionError, GameDefinitionError, RecordError
-from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, Outcome, State
+from ranchhand.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, Outcome, State
 from ranchhand.core.records import Record, Step
 
 
@@ -23,7 +23,9 @@ class Seat(Protocol):
     A seat with ``interactive = True`` (a person typing text) is called as
     ``seat.choose(state, player, undoable=n)`` instead, so it can parse what is
     typed; it may answer :data:`UNDO` to take back one of its last ``n`` actions.
-    A seat with a ``bind(game)`` method (a search bot) is given the game first.
+    A seat with a ``bind(game)`` method (a search bot) is given the game first. A seat
+    with ``reads_observation = False`` is handed None for the observation, which then
+    is not made (the random bot: simulations spend much of their time making them).
     """
 
     def act(
@@ -112,6 +114,9 @@ def play(
         bind = getattr(seat, "bind", None)
         if bind is not None:
             bind(game)
+    # Only a person may take an action back, so only a table with one keeps the positions
+    # to go back to (a copy of the state before every action: bots' games skip it).
+    undoable = any(getattr(seat, "interactive", False) for seat in seats)
     chance_rng = random.Random(derive_seed(seed, "chance"))
     bot_rng = random.Random(derive_seed(seed, "bots"))
     names = list(seat_names) if seat_names else [type(s).__name__ for s in seats]
@@ -120,11 +125,10 @@ def play(
     takebacks = _Takebacks()
     pending = list(resume)
     pending.reverse()
-    while not state.is_terminal():
-        current = state.current_player()
+    while (current := state.current_player()) != TERMINAL:
         moves: list[tuple[int, Hashable]] | None
         if current == CHANCE:
-            moves = [(CHANCE, state.chance_outcomes().sample(chance_rng))]
+            moves = [(CHANCE, state.sample_chance(chance_rng))]
         else:
             moves = _choices(state, seats, bot_rng, takebacks, pending)
             if moves is None:  # an interactive seat took its last action back
@@ -144,7 +148,8 @@ def play(
                 listener(state, player, action)
             if log is not None:
                 log.add(player, action)
-            takebacks.before(state, player, alone)
+            if undoable:
+                takebacks.before(state, player, alone)
             state.apply(action, player)
     if pending:
         raise RecordError(f"the record goes on for {len(pending)} steps after the game's end")
@@ -172,7 +177,9 @@ def _choices(
         seat = seats[player]
         action: Hashable
         if not getattr(seat, "interactive", False):
-            action = seat.act(state.observe(player), state.legal_actions(player), bot_rng)
+            # A bot that never looks at its observation (the random bot) is spared its making.
+            seen = state.observe(player) if getattr(seat, "reads_observation", True) else None
+            action = seat.act(seen, state.legal_actions(player), bot_rng)
         elif len(pending) > len(moves):
             action = pending[-1 - len(moves)].action
         else:

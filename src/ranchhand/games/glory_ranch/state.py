@@ -12,10 +12,12 @@ chance node or rock-paper-scissors contest.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Hashable, Mapping
 from typing import Any
 
 from ranchhand.core import CHANCE, SIMULTANEOUS, ChanceOutcomes, Outcome, State
+from ranchhand.core.chance import draw_weighted
 from ranchhand.games.glory_ranch.actions import (
     BEATS,
     SIGNS,
@@ -93,14 +95,26 @@ class GloryState(State):
         return tuple(p for p in (top[1], top[2]) if p not in self.signs)
 
     def _chance_outcomes(self) -> ChanceOutcomes:
-        top = self.stack[-1]
-        faces: tuple[Draw | Steal, ...]
-        if top[0] == "draw":
-            counts, faces = self.deck, self.game.draws
-        else:
-            counts, faces = self.hands[top[2]], self.game.steals
+        counts, faces = self._drawn_from()
         actions = [faces[k] for k, c in enumerate(counts) if c]
         return ChanceOutcomes(actions, [c for c in counts if c])
+
+    def _drawn_from(self) -> tuple[list[int], tuple[Draw | Steal, ...]]:
+        """The counts a chance node draws from (the deck, or a robbed hand) and their faces."""
+        top = self.stack[-1]
+        if top[0] == "draw":
+            return self.deck, self.game.draws
+        return self.hands[top[2]], self.game.steals
+
+    def _sample_chance(self, rng: random.Random) -> Hashable:
+        """The card ``chance_outcomes().sample(rng)`` gives, walked from the counts."""
+        counts, faces = self._drawn_from()
+        return faces[draw_weighted(rng, counts, sum(counts))]
+
+    def _is_chance_outcome(self, action: Hashable) -> bool:
+        counts, faces = self._drawn_from()
+        kind = self.game.index.get(action.card) if isinstance(action, Draw | Steal) else None
+        return kind is not None and faces[kind] == action and counts[kind] > 0
 
     def _legal_actions(self, player: int) -> list[Hashable]:
         if not self.stack:

@@ -198,7 +198,24 @@ def blocked_routes(state: RanchoState, player: int) -> dict[int, list[tuple[str,
     ending next to the target; its toll is the sum of the prices crossed. Among the
     cheapest routes one per distinct payment (who gets how much) is kept, so where
     two owners could be crossed the player may choose whom to pay (FAQ, space D).
+
+    The routes depend only on who owns which pasture, which changes only when one is
+    bought, while a blocked player asks at every expand step: so they are memoised on the
+    game by the player and everyone's land. The mapping returned is shared: read it only.
     """
+    memo = state.game.routes
+    key = (player, *state.land)
+    known = memo.get(key)
+    if known is None:
+        known = _search_routes(state, player)
+        if len(memo) > 20_000:
+            memo.clear()
+        memo[key] = known
+    return known
+
+
+def _search_routes(state: RanchoState, player: int) -> dict[int, list[tuple[str, ...]]]:
+    """The cheapest-route search behind :func:`blocked_routes` (Dijkstra over tolls)."""
     board = state.game.board
     region = state.region(player)
     foreign = state.taken & ~state.land[player]

@@ -68,6 +68,8 @@ class RanchoGame(Game):
         self._around: dict[int, int] = {}
         self.offers: dict[tuple[int, ...], tuple[Deal, ...]] = {}
         """Memo of deals.offered_deals by everything the list depends on."""
+        self.routes: dict[tuple[int, ...], dict[int, list[tuple[str, ...]]]] = {}
+        """Memo of deals.blocked_routes by the player and everyone's land (all it reads)."""
         self.board = load_board(self.options["board"])
         if self.players not in self.board.pens_by_players:
             from ranchhand.core import OptionError

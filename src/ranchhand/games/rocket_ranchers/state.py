@@ -15,6 +15,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE, ChanceOutcomes, Outcome, State
+from ranchhand.core.chance import draw_weighted
 from ranchhand.games.rocket_ranchers.actions import (
     END_TURN,
     REBOOT,
@@ -36,6 +37,8 @@ from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, EMPTY, HIDDEN, ne
 from ranchhand.games.rocket_ranchers.validate import validate_state
 
 if TYPE_CHECKING:
+    import random
+
     from ranchhand.games.rocket_ranchers.game import RocketGame
 
 SPREAD = 8.0
@@ -139,6 +142,18 @@ class RocketState(State):
             actions.append(self.tables.draw_cat)
             weights.append(self.deck_cats)
         return ChanceOutcomes(actions, weights)
+
+    def _sample_chance(self, rng: random.Random) -> Hashable:
+        """The draw ``chance_outcomes().sample(rng)`` gives, walked from the deck's counts."""
+        kinds, deck = self.left, self.deck
+        index = draw_weighted(rng, map(deck.__getitem__, kinds), self.deck_size)
+        return self.tables.draws[kinds[index]] if index < len(kinds) else self.tables.draw_cat
+
+    def _is_chance_outcome(self, action: Hashable) -> bool:
+        if action == self.tables.draw_cat:
+            return self.deck_cats > 0
+        kind = self.tables.kind_by_text.get(action.card) if isinstance(action, Draw) else None
+        return kind is not None and self.deck[kind] > 0
 
     # ----------------------------------------------------------- the reasons
     def _why_illegal(self, action: Hashable, player: int) -> str | None:
