@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import ChanceOutcomes, Game, Option
 from ranchhand.core.errors import GameDefinitionError
@@ -14,6 +14,9 @@ from ranchhand.games.rancho.deals import ladder
 from ranchhand.games.rancho.grazing import grazing_for
 from ranchhand.games.rancho.summary import RanchoSummary
 from ranchhand.games.rancho.tables import DEFAULT_DICE, DEFAULT_DOGS, load_tables
+
+if TYPE_CHECKING:
+    from ranchhand.games.rancho.encoding import RanchoEncoding
 
 _TABLES = load_tables()
 
@@ -153,6 +156,12 @@ class RanchoGame(Game):
         if state is None or state.game is not self:
             raise GameDefinitionError(f"{self.id}: not an observation of this game")
         return state.clone()
+
+    def _encoding(self) -> RanchoEncoding:
+        """Indices for the engine's offered moves and the table as a tensor (``encoding.py``)."""
+        from ranchhand.games.rancho.encoding import RanchoEncoding
+
+        return RanchoEncoding(self)
 
     def summary(self) -> RanchoSummary:
         """Mean game length, wins by seat, predator losses and dogs given, over many games."""

@@ -1,0 +1,312 @@
+"""Rancho's fixed action space, chance numbering and game-length bound, for learning code.
+
+Rancho's legal moves are open-ended: any equal-value deal with the herd, any
+arrangement of the animals. The engine already offers a finite list of them
+(``state.legal_actions()``: the exchange-table trades, one payment per pasture,
+"arrange safest", the step's other choices), and this index space names that list,
+plus the one many-animal deal that matters most:
+
+* the fixed choices of a turn: roll, roll and end turn, arrange safest, end turn,
+  fox first, wolf first, give or keep the dog, and the returns of newborns that do
+  not fit (one index per species returned, one for the mixed return);
+* **complete the herd**: the single deal that trades spare animals for every missing
+  species at once (the greedy bot's winning move), when it is legal and not already
+  one of the trades below;
+* one index per trade of the exchange table (6 rabbits for a sheep and back, ...);
+* per pasture, :data:`ROUTES` purchase slots: slot 0 is the engine's payment for it,
+  and a blocked player's alternative routes through other players' pastures take
+  slots 1, 2, ... in the order the engine lists them.
+
+What it cannot express: a deal of several species that is not "complete the herd"
+(e.g. ``trade 2 sheep + 3 rabbit > small dog + large dog``: play it as exchange-table
+steps), a pasture paid some other way than the engine's payment, a pasture bought
+together with animals, an explicit arrangement (only "arrange safest"), a mixed
+return other than the listed one, and a blocked route beyond the slots. The share
+of legal and chosen moves covered is measured by ``tools/rancho_coverage.py`` and
+given on the game's docs page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+
+from ranchhand.core.encoding import Encoding
+from ranchhand.core.errors import IllegalAction, InvalidAction
+from ranchhand.games.rancho.actions import (
+    ArrangeSafest,
+    Deal,
+    DiceRoll,
+    Dog,
+    EndTurn,
+    First,
+    Return,
+    Roll,
+    Strike,
+)
+from ranchhand.games.rancho.board import MAX_PRICE
+from ranchhand.games.rancho.bots import winning_deal
+from ranchhand.games.rancho.deals import deal_problem
+from ranchhand.games.rancho.state import EXPAND
+from ranchhand.games.rancho.tables import FACES, FARM, FOX, SPECIES
+from ranchhand.games.rancho.tensor import RanchoTensor
+
+if TYPE_CHECKING:
+    from ranchhand.core.game import Observation, State
+    from ranchhand.games.rancho.game import RanchoGame
+    from ranchhand.games.rancho.state import RanchoState
+
+ROUTES = 3
+"""Purchase slots per pasture: the engine's payment, then up to two more blocked routes."""
+FIXED = (
+    "roll",
+    "roll and end turn",
+    "arrange safest",
+    "end turn",
+    "fox first",
+    "wolf first",
+    "give dog",
+    "keep dog",
+    *(f"return {SPECIES[kind]}" for kind in FARM),
+    "return mixed",
+    "complete the herd",
+)
+ROLL, ROLL_END, SAFEST, END_TURN, FOX_FIRST, WOLF_FIRST, GIVE_DOG, KEEP_DOG = range(8)
+RETURN = 8
+"""``RETURN + kind``: send back only that species, as few as must go."""
+RETURN_MIXED = RETURN + len(FARM)
+COMPLETE = RETURN_MIXED + 1
+"""The deal that completes the full herd (see :func:`~ranchhand.games.rancho.bots.winning_deal`)."""
+ROLL_PAIRS = tuple((a, b) for a in range(len(FACES)) for b in range(a, len(FACES)))
+"""Chance indices 0..20: the unordered pairs of faces of the two twelve-sided dice."""
+STRIKE_BASE = len(ROLL_PAIRS)
+"""Chance index ``STRIKE_BASE + price - 1``: the six-sided die strikes that price."""
+EXPAND_MOVES = 60
+"""Deals and arrangements in one expand step assumed by :attr:`max_game_length`."""
+TURNS_WITHOUT_LIMIT = 1000
+"""Turns assumed by :attr:`max_game_length` when ``max_turns`` is 0 (as ``simulate`` does)."""
+
+
+def one_animal_trades(values: tuple[int, ...]) -> tuple[tuple[Deal, int, int, int, int], ...]:
+    """One animal for its worth in another species, for every two species whose values
+    divide (``trade 12 rabbit > cow``, ``trade horse > 4 sheep``), with (deal, kind given,
+    count, kind taken, count). The exchange table's trades are among them."""
+    out = []
+    for give in range(len(SPECIES)):
+        for take in range(len(SPECIES)):
+            if give == take:
+                continue
+            if values[take] % values[give] == 0:
+                given, taken = values[take] // values[give], 1
+            elif values[give] % values[take] == 0:
+                given, taken = 1, values[give] // values[take]
+            else:
+                continue
+            counts = [[0] * len(SPECIES), [0] * len(SPECIES)]
+            counts[0][give], counts[1][take] = given, taken
+            deal = Deal(tuple(counts[0]), tuple(counts[1]))  # type: ignore[arg-type]
+            out.append((deal, give, given, take, taken))
+    return tuple(out)
+
+
+class RanchoEncoding(Encoding):
+    """Indices for the engine's offered moves of Rancho, and the public table as a tensor."""
+
+    coverage_note: ClassVar[str] = (
+        "Every action in state.legal_actions() has an index except a blocked player's "
+        f"routes beyond {ROUTES} per pasture, plus 'complete the herd' (one many-animal "
+        "deal); other equal-value deals, other payments for a pasture and explicit "
+        "arrangements have none. Measured coverage: see docs/games/rancho.md."
+    )
+
+    def __init__(self, game: RanchoGame) -> None:
+        super().__init__(game)
+        self.rancho = game
+        self.trades = one_animal_trades(game.values)
+        self.trade_index = {deal: len(FIXED) + i for i, (deal, *_rest) in enumerate(self.trades)}
+        self.purchase_base = len(FIXED) + len(self.trades)
+        pastures = [space for space in game.board.spaces if not space.is_pen]
+        self.pasture_slot = {space.id: i for i, space in enumerate(pastures)}
+        self.labels = [
+            *FIXED,
+            *(str(deal) for deal, *_rest in self.trades),
+            *(
+                f"buy {space.id}" + (f" (route {route + 1})" if route else "")
+                for space in pastures
+                for route in range(ROUTES)
+            ),
+        ]
+        self.tensor = RanchoTensor(game)
+        self._memo: tuple[list[Hashable], dict[int, Hashable]] | None = None
+
+    # ---------------------------------------------------------------- actions
+    @property
+    def num_actions(self) -> int:
+        return len(self.labels)
+
+    def action_label(self, index: int) -> str:
+        self._check_index(index)
+        return self.labels[index]
+
+    def legal_moves(self, state: State, player: int) -> dict[int, Hashable]:
+        """Each legal index of ``player`` with the engine action it stands for.
+
+        Remembered for the last position asked about: an adapter asks for the mask,
+        then the action of the chosen index, then applies it. The engine's own cache
+        of legal actions is renewed whenever the state changes, so the memo is valid
+        while that cache's list is the very one it was built from.
+        """
+        rancho: RanchoState = state  # type: ignore[assignment]
+        if player < 0 or player not in rancho.acting_players():
+            return {}
+        actions = rancho.legal_actions(player)
+        listed = rancho._legal_cache[player][0]
+        memo = self._memo
+        if memo is not None and memo[0] is listed:
+            return memo[1]
+        out = self._moves(rancho, player, actions)
+        self._memo = (listed, out)
+        return out
+
+    def _moves(
+        self, rancho: RanchoState, player: int, actions: list[Hashable]
+    ) -> dict[int, Hashable]:
+        out: dict[int, Hashable] = {}
+        routes: dict[str, int] = {}
+        for action in actions:
+            index = self._listed_index(action, routes)
+            if index is not None:
+                if index in out:
+                    raise AssertionError(f"index {index} names {out[index]} and {action}")
+                out[index] = action
+        if rancho.phase == EXPAND:
+            self._unlisted_trades(rancho, player, out)
+            win = winning_deal(rancho, player)
+            if win is not None and win not in out.values():
+                out[COMPLETE] = win
+        return out
+
+    def _unlisted_trades(self, state: RanchoState, player: int, out: dict[int, Hashable]) -> None:
+        """The one-animal trades the engine does not list (it lists the exchange table's)."""
+        mine, herd = state.animals[player], state.herd
+        for deal, give, given, take, taken in self.trades:
+            if mine[give] < given or herd[take] < taken:
+                continue
+            index = self.trade_index[deal]
+            if index not in out and deal_problem(state, player, deal) is None:
+                out[index] = deal
+
+    def _listed_index(self, action: Hashable, routes: dict[str, int]) -> int | None:
+        """The index of one action of the engine's list (None beyond the route slots)."""
+        if isinstance(action, Deal):
+            if not action.pastures:
+                return self.trade_index.get(action)
+            target = action.pastures[0]
+            route = routes.get(target, 0)
+            routes[target] = route + 1
+            if route >= ROUTES or len(action.pastures) != 1 or any(action.take[1:]):
+                return None
+            return self.purchase_base + self.pasture_slot[target] * ROUTES + route
+        if isinstance(action, Roll):
+            return ROLL_END if action.end else ROLL
+        if isinstance(action, ArrangeSafest):
+            return SAFEST
+        if isinstance(action, EndTurn):
+            return END_TURN
+        if isinstance(action, First):
+            return FOX_FIRST if action.predator == FOX else WOLF_FIRST
+        if isinstance(action, Dog):
+            return GIVE_DOG if action.give else KEEP_DOG
+        if isinstance(action, Return):
+            kinds = [kind for kind in FARM if action.animals[kind]]
+            return RETURN + kinds[0] if len(kinds) == 1 else RETURN_MIXED
+        return None
+
+    def legal_indices(self, state: State, player: int) -> list[int]:
+        return sorted(self.legal_moves(state, player))
+
+    def action_to_index(self, state: State, action: Hashable, player: int) -> int:
+        reason = state.why_illegal(action, player)
+        if reason is not None:
+            raise IllegalAction(reason, text=str(action), game="rancho", player=player)
+        for index, move in self.legal_moves(state, player).items():
+            if move == action:
+                return index
+        raise InvalidAction(
+            "this move has no index in Rancho's fixed action space (it names the "
+            "exchange-table trades, the engine's payment for each pasture, 'complete the "
+            "herd' and 'arrange safest'; play other deals as exchange-table steps)",
+            text=str(action),
+            game="rancho",
+            player=player,
+        )
+
+    def index_to_action(self, state: State, index: int, player: int) -> Hashable:
+        self._check_index(index)
+        move = self.legal_moves(state, player).get(int(index))
+        if move is None:
+            raise InvalidAction(
+                f"action index {index} ({self.labels[index]}) names no legal action here",
+                game="rancho",
+                player=player,
+            )
+        return move
+
+    # ------------------------------------------------------------------ chance
+    @property
+    def max_chance_outcomes(self) -> int:
+        return STRIKE_BASE + MAX_PRICE
+
+    def chance_to_index(self, state: State, outcome: Hashable) -> int:
+        if isinstance(outcome, DiceRoll):
+            index = ROLL_PAIRS.index(
+                (min(outcome.first, outcome.second), max(outcome.first, outcome.second))
+            )
+        elif isinstance(outcome, Strike) and 1 <= outcome.price <= MAX_PRICE:
+            index = STRIKE_BASE + outcome.price - 1
+        else:
+            raise InvalidAction(f"{outcome!r} is no Rancho chance outcome", game="rancho")
+        if outcome not in state.chance_outcomes().actions:
+            raise InvalidAction(f"{outcome} is not an outcome of this chance node", game="rancho")
+        return index
+
+    def index_to_chance(self, state: State, index: int) -> Hashable:
+        if isinstance(index, bool) or not 0 <= index < self.max_chance_outcomes:
+            raise InvalidAction(
+                f"chance outcome {index} is out of range; allowed: 0 to "
+                f"{self.max_chance_outcomes - 1}",
+                game="rancho",
+            )
+        outcome: Hashable
+        if index < STRIKE_BASE:
+            outcome = DiceRoll(*ROLL_PAIRS[index])
+        else:
+            outcome = Strike(index - STRIKE_BASE + 1)
+        if outcome not in state.chance_outcomes().actions:
+            raise InvalidAction(
+                f"chance outcome {index} ({outcome}) is not an outcome of this chance node",
+                game="rancho",
+            )
+        return outcome
+
+    @property
+    def max_game_length(self) -> int:
+        """Decisions in a game of ``max_turns`` turns (1000 without it), each turn at most
+        :data:`EXPAND_MOVES` deals and arrangements, a roll, an order, a dog decision per
+        player per strike, a return and two settle choices."""
+        turns = self.game.max_turns or TURNS_WITHOUT_LIMIT
+        per_turn = EXPAND_MOVES + 1 + 1 + 2 * self.game.players + 1 + 2
+        return turns * per_turn
+
+    # ----------------------------------------------------------- observations
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self.tensor.size,)
+
+    def observation_tensor(self, observation: Observation, player: int) -> np.ndarray:
+        return self.tensor.build(observation, player)  # type: ignore[arg-type]
+
+    def observation_layout(self) -> list[tuple[str, int]]:
+        return list(self.tensor.layout)
