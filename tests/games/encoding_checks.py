@@ -102,3 +102,38 @@ def tensors_tell_apart(states: list[State], player: int, seen: Callable[[State],
         key = state.observation_tensor(player).tobytes()
         view = seen(state)
         assert by_tensor.setdefault(key, view) == view
+
+
+def check_tensor(
+    game: Game,
+    differs: Callable[[State, State], bool],
+    seen: Callable[[State, int], object],
+    keep: float = 0.08,
+) -> None:
+    """The tensor on states of two random games: the same for resampled tables, some of
+    which ``differs`` (hidden information changed), and never the same for two states
+    whose ``seen`` differs."""
+    rng = random.Random(game.players)
+    states: list[State] = []
+    for seed in range(2):
+        states += play_by_index(game, seed, keep=keep)[0]
+    redrawn = 0
+    for state in states[::3]:
+        for player in range(game.players):
+            for twin in tensor_keeps_secrets(state, player, rng, samples=2):
+                redrawn += differs(twin, state)
+    assert redrawn, "no resampled table differed in what the player cannot see"
+    for player in range(game.players):
+        tensors_tell_apart(states, player, lambda s, p=player: seen(s, p))  # type: ignore[misc]
+
+
+def labels_of(game: Game, actions: int, entries: int) -> list[str]:
+    """Checks the sizes the docs page gives and the blocks; returns every index's label,
+    each different."""
+    encoding = game.encoding()
+    assert game.num_distinct_actions() == actions
+    assert game.observation_tensor_shape() == (entries,)
+    assert sum(size for _, size in encoding.blocks()) == actions  # type: ignore[attr-defined]
+    labels = [encoding.action_label(i) for i in range(actions)]
+    assert len(set(labels)) == len(labels)
+    return labels

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,12 +12,7 @@ from ranchhand.core.errors import InvalidAction
 from ranchhand.games.rocket_ranchers.actions import Form, Occupy
 from ranchhand.games.rocket_ranchers.game import RocketGame
 from ranchhand.games.rocket_ranchers.state import RocketState
-from tests.games.encoding_checks import (
-    check_decision,
-    play_by_index,
-    tensor_keeps_secrets,
-    tensors_tell_apart,
-)
+from tests.games.encoding_checks import check_decision, check_tensor, labels_of, play_by_index
 from tests.games.rocket_ranchers.helpers import table
 
 SIZES = {2: (571, 8525), 3: (571, 12585), 4: (691, 22045), 5: (811, 34205)}
@@ -28,15 +21,7 @@ SIZES = {2: (571, 8525), 3: (571, 12585), 4: (691, 22045), 5: (811, 34205)}
 
 @pytest.mark.parametrize("players", sorted(SIZES))
 def test_sizes_per_player_count(players: int) -> None:
-    game = RocketGame(players)
-    encoding = game.encoding()
-    assert (game.num_distinct_actions(), game.observation_tensor_shape()) == (
-        SIZES[players][0],
-        (SIZES[players][1],),
-    )
-    assert sum(size for _, size in encoding.blocks()) == encoding.num_actions
-    labels = [encoding.action_label(i) for i in range(encoding.num_actions)]
-    assert len(set(labels)) == len(labels)
+    labels = labels_of(RocketGame(players), *SIZES[players])
     assert labels[0] == "beam I2 r0 @a1" and labels[85:88] == ["reboot", "end", "dogship a1 b1"]
 
 
@@ -101,20 +86,11 @@ def _seen(state: RocketState, player: int) -> object:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_tensor_holds_the_observation_and_nothing_hidden(players: int) -> None:
-    game = RocketGame(players)
-    rng = random.Random(players)
-    states: list[RocketState] = []
-    for seed in range(2):
-        kept, _ = play_by_index(game, seed, keep=0.08)
-        states += kept  # type: ignore[arg-type]
-    redrawn = 0
-    for state in states[::3]:
-        for player in range(players):
-            for twin in tensor_keeps_secrets(state, player, rng, samples=2):
-                redrawn += twin.corrals != state.corrals  # type: ignore[attr-defined]
-    assert redrawn, "no resampled table differed in a hidden founding card"
-    for player in range(players):
-        tensors_tell_apart(states, player, lambda s, p=player: _seen(s, p))  # type: ignore[misc]
+    check_tensor(
+        RocketGame(players),
+        lambda twin, state: twin.corrals != state.corrals,  # type: ignore[attr-defined]
+        _seen,  # type: ignore[arg-type]
+    )
 
 
 def test_seats_count_from_the_viewer() -> None:

@@ -126,6 +126,12 @@ class GloryRanch(Game):
 
         return sample_state(self, observation, rng)
 
+    def _encoding(self) -> Any:
+        """The fixed action space and observation tensor for learning code (encoding.py)."""
+        from ranchhand.games.glory_ranch.encoding import GloryEncoding
+
+        return GloryEncoding(self)
+
     def summary(self) -> GlorySummary:
         """Rounds per game, turns per round, wins per seat and the per-card table."""
         return GlorySummary(self.players, self.deck)
