@@ -53,6 +53,8 @@ class GameResult:
     record: Record | None = None
     state: State | None = None
     """The final state (after any undo, the object may differ from the one passed in)."""
+    steps: int = 0
+    """Actions applied, chance outcomes included (an undone action counts: it was played)."""
 
 
 def derive_seed(seed: int, *labels: object) -> int:
@@ -125,6 +127,7 @@ def play(
     takebacks = _Takebacks()
     pending = list(resume)
     pending.reverse()
+    steps = 0
     while (current := state.current_player()) != TERMINAL:
         moves: list[tuple[int, Hashable]] | None
         if current == CHANCE:
@@ -141,6 +144,7 @@ def play(
                     on_undo(state)
                 continue
         alone = len(moves) == 1 and current != SIMULTANEOUS
+        steps += len(moves)
         for player, action in moves:
             if pending:
                 action = _resumed(state, pending.pop(), player, action)
@@ -157,7 +161,7 @@ def play(
     assert outcome is not None
     if log is not None:
         log.finish(state)
-    return GameResult(outcome, state.turn, state.details(), log, state)
+    return GameResult(outcome, state.turn, state.details(), log, state, steps)
 
 
 def _choices(
