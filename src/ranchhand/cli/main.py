@@ -713,48 +713,75 @@ def bench_command(
         list[int] | None, typer.Option(help="Player counts (default: smallest, middle, largest).")
     ] = None,
     games_: Annotated[int, typer.Option("--games", help="Games per configuration.")] = 200,
-    bot: Annotated[str, typer.Option(help="The bot in every seat.")] = "greedy",
+    bot: Annotated[
+        list[str] | None, typer.Option(help="The bot in every seat; repeat for several.")
+    ] = None,
+    engine: Annotated[
+        list[str] | None,
+        typer.Option(help="reference (default) or fast (a compiled engine); repeat for both."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Print games per second on one core for greedy games of each size."""
+    """Print games and steps per second on one core for each game, size, bot and engine."""
     from ranchhand.core.registry import GAME_MODULES
+    from ranchhand.sim.bench import ENGINES, bench_json, cores, fast_timer
 
+    bots, engines = bot or ["greedy"], engine or ["reference"]
     try:
         _at_least_one("games", games_)
         for count in players or []:
             _at_least_one("players", count)
+        for name in engines:
+            if name not in ENGINES:
+                raise OptionError(f"no engine {name!r}; engines are: {', '.join(ENGINES)}")
         chosen = [canonical_name(g) for g in game] if game else list(GAME_MODULES)
-        plan = []
+        plan: list[tuple[str, int, str, str]] = []
         for name in chosen:
-            bot_factory(name, bot)
+            for one in bots:
+                bot_factory(name, one)
+            if "fast" in engines:
+                fast_timer(name)
             for count in players or default_player_counts(name):
                 _player_range(name, count)
-                plan.append((name, count))
+                plan.extend((name, count, one, how) for one in bots for how in engines)
     except RanchhandError as error:
         _fail(str(error))
         return
-    table = RichTable(title=f"ranchhand bench: {plain(bot)} bots, one core", title_justify="left")
-    for column in ("game", "players", "games", "seconds", "games/s", "turns/s", "truncated"):
-        table.add_column(column, justify="right" if column != "game" else "left")
+    title = f"ranchhand bench: one core of {cores()}"
+    table = RichTable(title=title, title_justify="left")
+    columns = ("game", "players", "bot", "engine", "games", "seconds", "games/s", "steps/s")
+    for column in (*columns, "truncated"):
+        table.add_column(column, justify="left" if column in ("game", "bot", "engine") else "right")
+    results = []
     try:
-        for name, count in plan:
-            result = bench(name, count, games_, bot)
+        for name, count, one, how in plan:
+            result = bench(name, count, games_, one, engine=how)
+            results.append(result)
             table.add_row(
                 name,
                 str(count),
+                plain(one),
+                how,
                 str(result.games),
                 f"{result.seconds:.2f}",
                 _rate(result.games_per_s),
-                _rate(result.turns_per_s),
+                _rate(result.steps_per_s),
                 str(result.truncated),
             )
     except KeyboardInterrupt:
-        table.caption = "partial: stopped by SIGINT"
-        console.print(table)
+        if as_json:
+            print(json.dumps({**bench_json(results), "partial": True}))
+        else:
+            table.caption = "partial: stopped by SIGINT"
+            console.print(table)
         raise typer.Exit(130) from None
     except RanchhandError as error:
         _fail(str(error))
         return
-    console.print(table)
+    if as_json:
+        print(json.dumps(bench_json(results)))
+    else:
+        console.print(table)
 
 
 @app.command("serve")
