@@ -1,0 +1,153 @@
+"""One seat of a ranchhand game as a Gymnasium environment (``pip install ranchhand[gymnasium]``).
+
+The learner plays one seat; our bots play the others, each from its own
+observation, with the generator ``ranchhand play`` would give them for the same
+seed. Chance is drawn inside the environment from the seed given to ``reset``.
+An episode is one game: the reward is 0 until the end, then +1 for a win, -1
+for a loss and 0 when the game is cut off by ``max_turns`` (``truncated``).
+
+Actions are indices in ``Discrete(game.num_distinct_actions())``. The legal ones
+are in ``info["action_mask"]`` (int8) and :meth:`RanchGymEnv.action_masks`, the
+method sb3-contrib's ``MaskablePPO`` calls. An index outside the mask forfeits
+the game: reward -1, ``terminated``, ``info["illegal_action"]``; so code that
+samples without the mask (``check_env`` does) still gets valid transitions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ranchhand.core.errors import OptionError
+from ranchhand.core.registry import bot_factory
+from ranchhand.core.runner import derive_seed
+from ranchhand.envs.table import Table, load_for_research
+
+
+class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """``game_name`` with the learner in ``seat`` (a number, or ``"random"`` for a new seat
+    each episode) and ``opponents`` (one bot name for all, or one per other seat, in seat
+    order) in the others; ``options`` are the game's own, ``max_cycles`` as in PettingZoo.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's name)
+
+    def __init__(
+        self,
+        game_name: str,
+        players: int = 2,
+        opponents: str | Sequence[str] = "greedy",
+        seat: int | str = 0,
+        *,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        **options: Any,
+    ) -> None:
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+        game = load_for_research(game_name, players, max_cycles, options)
+        if seat != "random" and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players
+        ):
+            raise OptionError(f"seat must be 0 to {game.players - 1} or 'random', got {seat!r}")
+        names = [opponents] * game.players if isinstance(opponents, str) else list(opponents)
+        if not isinstance(opponents, str) and len(names) != game.players - 1:
+            raise OptionError(
+                f"give one opponent for all seats or {game.players - 1} (one per other seat), "
+                f"got {len(names)}"
+            )
+        self.table = Table(game)
+        self.render_mode = render_mode
+        self.seat_choice = seat
+        self.seat = 0 if seat == "random" else int(seat)
+        self._opponent_names = names
+        self._bots: dict[int, Any] = {}
+        self._bot_rng = random.Random()
+        actions = game.num_distinct_actions()
+        self.action_space = spaces.Discrete(actions)
+        self.observation_space = spaces.Box(
+            -np.inf, np.inf, game.observation_tensor_shape(), dtype=np.float32
+        )
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a game; the learner's seat is drawn here when ``seat="random"``."""
+        super().reset(seed=seed)
+        if self.seat_choice == "random":
+            self.seat = int(self.np_random.integers(self.table.game.players))
+        self._seat_bots()
+        self.table.reset(seed)
+        self._bot_rng = random.Random(derive_seed(self.table.seed, "bots"))
+        self._play_others()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.table.over():
+            raise RuntimeError("the game is over; call reset() to start another")
+        legal = self.table.play(self.seat, action)
+        if legal:
+            self._play_others()
+        info = self._info()
+        if not legal:
+            info["illegal_action"] = True
+        over = self.table.over()
+        reward = self.table.returns()[self.seat] if over else 0.0
+        truncated = self.table.truncated()
+        return self._observation(), reward, over and not truncated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal indices as booleans (sb3-contrib's ``MaskablePPO`` asks for them)."""
+        return self.table.mask(self.seat).astype(bool)
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The terminal view of the learner's own observation."""
+        if self.render_mode is None:
+            return None
+        return self.table.render(self.seat)
+
+    def _seat_bots(self) -> None:
+        """One bot per other seat, made once per seat assignment (search bots bind the game)."""
+        others = [p for p in range(self.table.game.players) if p != self.seat]
+        if sorted(self._bots) == others:
+            return
+        self._bots = {}
+        for player, name in zip(others, self._opponent_names, strict=False):
+            bot = bot_factory(self.table.game, name)()
+            bind = getattr(bot, "bind", None)
+            if bind is not None:
+                bind(self.table.game)
+            self._bots[player] = bot
+
+    def _play_others(self) -> None:
+        """Let the bots act until the learner must choose or the game is over.
+
+        Players who choose at once are asked one after another in the order the
+        game lists them, as ``ranchhand play`` asks them, so a seed replays alike.
+        """
+        table = self.table
+        while True:
+            acting = table.acting()
+            if not acting or acting[0] == self.seat:
+                return
+            player = acting[0]
+            state = table.state
+            action = self._bots[player].act(
+                state.observe(player), state.legal_actions(player), self._bot_rng
+            )
+            table.apply(player, action)
+
+    def _observation(self) -> np.ndarray:
+        return self.table.tensor(self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.table.mask(self.seat), "seat": self.seat}
+
+
+env = RanchGymEnv
+"""``env("rocket-ranchers", players=2, opponents="greedy")``: the short name for the class."""

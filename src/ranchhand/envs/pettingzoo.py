@@ -1,0 +1,142 @@
+"""ranchhand's games as PettingZoo AEC environments (``pip install ranchhand[pettingzoo]``).
+
+Agents are ``player_0`` .. ``player_{n-1}``. Each observation is a dict of the
+game's observation tensor (``observation``, float32) and the legal-action mask
+(``action_mask``, int8 over the game's fixed action space); actions are indices
+in ``Discrete(game.num_distinct_actions())``.
+
+**Chance** (dice, shuffles, draws) never reaches an agent: the environment draws
+it from the seed given to ``reset(seed=...)``, the same way ``ranchhand play
+--seed`` does, so equal seeds and equal actions give equal games.
+
+**Rewards** come at the end: +1 to each winner and -1 to the others
+(``Outcome.returns``), 0 to all when nobody wins. ``max_cycles`` rounds (every
+player one turn each) end the game as truncated, through the game's own
+``max_turns`` option. An index outside the mask forfeits: the agent that sent it
+gets -1, the others 0, and ``infos[agent]["illegal_action"]`` is True.
+
+**Simultaneous choices** (Glory Ranch's rock-paper-scissors) are asked one
+after another, in the order the game lists them (``State.acting_players``), as
+``ranchhand play`` asks them. Each agent sees only its own observation, and the
+engine's observation of a player never shows another player's pending sign, so
+choosing second tells nothing about the first choice (the tests check that a
+seat's tensor and view do not change whichever sign another seat chose).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from ranchhand.envs.table import Table, load_for_research
+
+
+class RanchEnv(AECEnv):  # type: ignore[misc]
+    """``game_name`` for ``players`` (default: the fewest allowed) as agents taking turns.
+
+    ``options`` are the game's own (``ranchhand games`` lists them, e.g.
+    ``max_turns``); ``max_cycles`` truncates the game after that many rounds of turns.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it as a class attribute)
+        "render_modes": ["ansi"],
+        "name": "ranchhand_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game_name: str,
+        players: int | None = None,
+        *,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+        game = load_for_research(game_name, players, max_cycles, options)
+        self.table = Table(game)
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"ranchhand_{game.id.replace('-', '_')}_v0"}
+        self.possible_agents = [f"player_{p}" for p in range(game.players)]
+        self.agent_name_mapping = {agent: p for p, agent in enumerate(self.possible_agents)}
+        actions = game.num_distinct_actions()
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    -np.inf, np.inf, game.observation_tensor_shape(), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(actions))
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game; with ``seed`` its chance is reproducible (see the module docstring)."""
+        self.table.reset(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self._next_agent()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = self.agent_name_mapping[agent]
+        return {"observation": self.table.tensor(player), "action_mask": self.table.mask(player)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if not self.table.play(self.agent_name_mapping[agent], action):
+            self.infos[agent] = {"illegal_action": True}
+        if self.table.over():
+            self._finish()
+        self._accumulate_rewards()
+        self._next_agent()
+
+    def render(self) -> str | None:
+        """The terminal view of the agent to act, from its own observation only."""
+        if self.render_mode is None:
+            return None
+        return self.table.render(self.agent_name_mapping[self.agent_selection])
+
+    def close(self) -> None:
+        """Nothing to release: the game lives in memory."""
+
+    def _finish(self) -> None:
+        returns = self.table.returns()
+        ended = self.truncations if self.table.truncated() else self.terminations
+        for agent in self.agents:
+            self.rewards[agent] = returns[self.agent_name_mapping[agent]]
+            ended[agent] = True
+
+    def _next_agent(self) -> None:
+        """The first player who owes a choice; once the game is over, each agent in turn."""
+        acting = self.table.acting()
+        self.agent_selection = self.possible_agents[acting[0]] if acting else self.agents[0]
+
+
+env = RanchEnv
+"""``env("rancho", players=4)``: the short name for the class (PettingZoo's convention)."""
+raw_env = RanchEnv
+"""The same: the environment checks its own input, so no wrapper is needed."""
