@@ -119,19 +119,20 @@ def _bench_reference(game: str, players: int, games: int, bot: str, seed: int) -
     """Time the Python engine through ``play``, as ``simulate`` runs it.
 
     Loading the game and one warm-up game (which fills the games' memo tables) are not
-    timed, so the first table size measured is not penalised for them.
+    timed, so the first table size measured is not penalised for them. The time is this
+    process's CPU time: "per core" even when other work shares the machine.
     """
     loaded = load(game, players, max_turns=2000)
     make = bot_factory(game, bot)
     turns = truncated = steps = 0
     play(loaded, [make() for _ in range(players)], derive_seed(seed, "warm-up"))  # fill caches
-    start = time.perf_counter()
+    start = time.process_time()
     for index in range(games):
         result = play(loaded, [make() for _ in range(players)], derive_seed(seed, index))
         turns += result.turns
         steps += result.steps
         truncated += result.outcome.truncated
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     return BenchResult(loaded.id, players, bot, games, seconds, turns, truncated, steps)
 
 
