@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,7 +43,7 @@ import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 from ranchhand.core.encoding import Encoding
 from ranchhand.core.errors import GameDefinitionError, InvalidAction
-from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
+from ranchhand.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ranchhand.core.registry import GAME_MODULES, game_class
 
 PREFIX = "ranchhand_"
@@ -141,7 +141,7 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         )
 
     def new_initial_state(self) -> OpenSpielState:
-        return OpenSpielState(self, self.ranch.new_initial_state())
+        return OpenSpielState(self)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -161,76 +161,115 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _Engine:
-    """Holds the engine state; OpenSpiel's clone deep-copies it with the engine's ``clone``."""
+    """The engine state and who acts in it, which OpenSpiel asks for several times a step.
 
-    __slots__ = ("state",)
+    OpenSpiel clones a Python state by making a new initial state and deep-copying
+    the original's attributes into it: this holder's deep copy is the engine's fast
+    ``clone``, and a new game's engine state is only dealt when first used, so a
+    clone never deals one to throw away. All changes go through :meth:`apply`,
+    which keeps ``player`` up to date.
+    """
 
-    def __init__(self, state: State) -> None:
-        self.state = state
+    __slots__ = ("_player", "_state", "game")
+
+    def __init__(self, game: Game, state: State | None = None) -> None:
+        self.game = game
+        self._state = state
+        self._player: int | None = None
+
+    @property
+    def state(self) -> State:
+        if self._state is None:
+            self._state = self.game.new_initial_state()
+        return self._state
+
+    @property
+    def player(self) -> int:
+        if self._player is None:
+            self._player = self.state.current_player()
+        return self._player
+
+    def apply(self, action: Hashable, player: int) -> None:
+        self.state.apply(action, player)
+        self._player = None
+
+    def acting(self) -> tuple[int, ...]:
+        player = self.player
+        return (player,) if player >= 0 else self.state.acting_players()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
-        return _Engine(self.state.clone())
+        return _Engine(self.game, self.state.clone())
 
 
 class OpenSpielState(pyspiel.State):  # type: ignore[misc]
-    """An engine state behind OpenSpiel's State interface (actions as encoding indices)."""
+    """An engine state behind OpenSpiel's State interface (actions as encoding indices).
 
-    def __init__(self, game: OpenSpielGame, state: State) -> None:
+    Made by the game, or around an engine state (a position set up by hand) with
+    ``OpenSpielState(game, state)``; that engine state then belongs to this object.
+    """
+
+    def __init__(self, game: OpenSpielGame, state: State | None = None) -> None:
         super().__init__(game)
-        self._engine = _Engine(state)
+        self._engine = _Engine(game.ranch, state)
 
     @property
     def ranch(self) -> State:
-        """The engine state (the whole table, secrets included: not for players' eyes)."""
+        """The engine state, to read (the whole table, secrets included: not for players'
+        eyes). Change it only through OpenSpiel's ``apply_action``."""
         return self._engine.state
-
-    def _encoding(self) -> Encoding:
-        return self._engine.state.game.encoding()
 
     def _wait(self) -> int | None:
         game = self._engine.state.game
         return game.encoding().num_actions if game.simultaneous else None
 
     def current_player(self) -> int:
-        return self._engine.state.current_player()
+        return self._engine.player
+
+    def is_terminal(self) -> bool:
+        return self._engine.player == TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
-        state = self._engine.state
-        if player in state.acting_players():
+        engine = self._engine
+        if player in engine.acting():
+            state = engine.state
             return state.game.encoding().legal_indices(state, player)
         wait = self._wait()
-        if wait is not None and state.current_player() == SIMULTANEOUS:
+        if wait is not None and engine.player == SIMULTANEOUS:
             return [wait]
         return []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         state = self._engine.state
         node = state.chance_outcomes()
-        encoding = state.game.encoding()
         total = node.total
+        encoding = state.game.encoding()
+        if type(encoding).chance_to_index is Encoding.chance_to_index:  # numbered in order
+            return [(index, weight / total) for index, weight in enumerate(node.weights)]
         return [
             (encoding.chance_to_index(state, action), weight / total)
             for action, weight in zip(node.actions, node.weights, strict=True)
         ]
 
     def _apply_action(self, action: int) -> None:
-        state = self._engine.state
+        engine = self._engine
+        state = engine.state
         encoding = state.game.encoding()
-        player = state.current_player()
+        player = engine.player
         if player == CHANCE:
-            state.apply(encoding.index_to_chance(state, action), CHANCE)
+            engine.apply(encoding.index_to_chance(state, action), CHANCE)
         else:
-            state.apply(encoding.index_to_action(state, action, player), player)
+            engine.apply(encoding.index_to_action(state, action, player), player)
 
     def _apply_actions(self, actions: list[int]) -> None:
-        state = self._engine.state
+        engine = self._engine
+        state = engine.state
         encoding = state.game.encoding()
         chosen = [
             (player, encoding.index_to_action(state, actions[player], player))
-            for player in state.acting_players()
+            for player in engine.acting()
         ]
         for player, action in chosen:
-            state.apply(action, player)
+            engine.apply(action, player)
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self._engine.state
@@ -243,9 +282,6 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
             return str(encoding.index_to_action(state, action, player))
         except InvalidAction:  # asked about another position's action: name the index
             return f"chance outcome {action}" if player == CHANCE else encoding.action_label(action)
-
-    def is_terminal(self) -> bool:
-        return self._engine.state.is_terminal()
 
     def returns(self) -> list[float]:
         return self._engine.state.returns()
