@@ -14,7 +14,7 @@ help:  ## list the targets
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[dev,server,web,pettingzoo,gymnasium,openspiel]"
+	$(BIN)/pip install --quiet -e ".[dev,server,web,pettingzoo,gymnasium,openspiel,lab,cluster]"
 	touch $(STAMP)
 
 install: $(STAMP)  ## create .venv and install ranchhand with its test tools

@@ -1,4 +1,5 @@
-"""The ``ranchhand`` command: games, play, simulate, arena, replay, bench."""
+"""The ``ranchhand`` command: games, play, simulate, arena, replay, bench; the lab's sweep,
+runs and report join it from :mod:`ranchhand.cli.lab`."""
 
 from __future__ import annotations
 
@@ -352,12 +353,23 @@ def simulate_command(
         typer.Option(help="Folder to save every game's record in (must not hold this run's)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also keep every game in this lab store (reused when run again).",
+            envvar="RANCHHAND_STORE",
+        ),
+    ] = None,
+    backend: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster (--backend ray).")] = None,
 ) -> None:
     """Simulate many games in parallel and report wins, ties and game lengths.
 
     Ctrl-C (SIGINT) or SIGTERM stops the run within a game's time: the report of the
     games that finished is printed, marked partial, and the exit code is 130 or 143.
     """
+    from ranchhand.cli.lab import simulation_runner
+
     control = StopControl()  # signals only set flags: a second Ctrl-C cannot cut the report
     with control.catching(leaving=True):
         try:
@@ -366,12 +378,15 @@ def simulate_command(
             _at_least_one("players", players)
             sim = _simulation(game, players, seats, games_, seed, option or [], record)
             sim.check()
-            if as_json:
-                report = simulate(sim, jobs, control=control)
-            else:
-                with _progress() as progress:
-                    task = progress.add_task(f"simulating {plain(sim.game)}", total=sim.games)
-                    report = simulate(sim, jobs, _advancer(progress, task), control)
+            if record is not None and (store is not None or backend != "local"):
+                raise OptionError("--record works only on the local backend without a store")
+            with simulation_runner(store, backend, address, jobs, simulate) as run:
+                if as_json:
+                    report = run(sim, jobs, None, control)
+                else:
+                    with _progress() as progress:
+                        task = progress.add_task(f"simulating {plain(sim.game)}", total=sim.games)
+                        report = run(sim, jobs, _advancer(progress, task), control)
         except RanchhandError as error:
             _fail(str(error))
             return
@@ -502,8 +517,11 @@ def arena_command(
     ] = None,
     option: OptionList = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    backend: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster (--backend ray).")] = None,
 ) -> None:
     """Every bot against every other, seats rotated: ratings, head-to-head, seat effects."""
+    from ranchhand.cli.lab import simulation_runner
     from ranchhand.sim.arena import arena, print_arena
 
     control = StopControl()
@@ -517,10 +535,11 @@ def arena_command(
             _player_range(game, count)
             options = parse_assignments(option or [])
             options.setdefault("max_turns", str(_default_max_turns(game)))
-            report = arena(
-                canonical_name(game), names, games_, count, seed, jobs,
-                tuple(sorted(options.items())), control,
-            )  # fmt: skip
+            with simulation_runner(None, backend, address, jobs) as run:
+                report = arena(
+                    canonical_name(game), names, games_, count, seed, jobs,
+                    tuple(sorted(options.items())), control, run=run,
+                )  # fmt: skip
         except RanchhandError as error:
             _fail(str(error))
             return
@@ -852,6 +871,9 @@ def serve_command(
         )
     except RanchhandError as error:
         _fail(str(error))
+
+
+from ranchhand.cli import lab as _lab  # noqa: E402, F401  (registers sweep, runs and report)
 
 
 def main() -> None:

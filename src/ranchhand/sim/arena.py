@@ -26,7 +26,7 @@ from typing import Any
 
 from ranchhand.core.errors import OptionError
 from ranchhand.core.runner import derive_seed
-from ranchhand.sim.simulate import Simulation, StopControl, simulate
+from ranchhand.sim.simulate import Report, Simulation, StopControl, simulate
 
 ELO = 400 / math.log(10)
 """Elo points per unit of log strength."""
@@ -214,15 +214,19 @@ def arena(
     options: tuple[tuple[str, Any], ...] = (),
     control: StopControl | None = None,
     progress: Callable[[int], None] | None = None,
+    run: Callable[..., Report] = simulate,
 ) -> ArenaReport:
-    """Play ``games`` games of every lineup (see :func:`lineups`) and rate the bots."""
+    """Play ``games`` games of every lineup (see :func:`lineups`) and rate the bots.
+
+    ``run`` plays each lineup as ``simulate`` does (the lab's Ray backend passes its own).
+    """
     if len(bots) < 2 or len(set(bots)) != len(bots):
         raise OptionError("the arena needs at least two different bots, e.g. random,greedy")
     table = []
     for number, seats in enumerate(lineups(bots, players)):
         sim = Simulation(game, seats, games, derive_seed(seed, "arena", number), options)
         sim.check()
-        report = simulate(sim, jobs, progress, control or StopControl())
+        report = run(sim, jobs, progress, control or StopControl())
         tally = report.tally
         draws = tally.games - sum(tally.wins)  # shared wins and truncated games
         table.append(Lineup(seats, tally.games, tuple(tally.wins), draws))

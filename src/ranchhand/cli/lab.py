@@ -1,0 +1,222 @@
+"""The designer's lab on the command line: ``sweep``, ``runs`` and ``report``, and the
+store and backend choices ``simulate`` and ``arena`` share with them.
+
+Imported at the end of :mod:`ranchhand.cli.main`, whose app these commands join.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+
+from ranchhand.cli.main import (
+    OptionList,
+    _advancer,
+    _at_least_one,
+    _default_max_turns,
+    _fail,
+    _progress,
+    _simulation,
+    app,
+    console,
+)
+from ranchhand.cli.safe import plain
+from ranchhand.core.errors import OptionError, RanchhandError, plural
+from ranchhand.core.options import parse_assignments
+from ranchhand.core.registry import canonical_name
+from ranchhand.lab.backends import Backend, Progress, backend
+from ranchhand.lab.cells import runner
+from ranchhand.lab.store import Store, default_path
+from ranchhand.sim.simulate import Report, Simulation, simulate
+from ranchhand.sim.workers import StopControl
+
+Run = Callable[[Simulation, int | None, Progress, StopControl], Report]
+
+StoreOption = Annotated[
+    Path | None,
+    typer.Option(
+        help="The lab store (SQLite); default $RANCHHAND_STORE or "
+        "~/.local/share/ranchhand/lab.sqlite."
+    ),
+]
+BackendOption = Annotated[
+    str, typer.Option(help="Where games run: local (process pool) or ray (a Ray cluster).")
+]
+AddressOption = Annotated[
+    str | None, typer.Option(help="The Ray cluster to join (default: start a local Ray).")
+]
+
+
+def simulate_text(sim: Simulation) -> str:
+    """The ``ranchhand simulate`` command that plays exactly ``sim``'s games."""
+    words = ["ranchhand", "simulate", sim.game, "--seats", ",".join(sim.seats)]
+    for name, value in sim.options:
+        words += ["--option", f"{name}={value}"]
+    words += ["--games", str(sim.games), "--seed", str(sim.seed)]
+    return shlex.join(words)
+
+
+@contextlib.contextmanager
+def simulation_runner(
+    store_path: Path | None,
+    backend_name: str,
+    address: str | None,
+    jobs: int | None,
+    local: Run = simulate,
+) -> Iterator[Run]:
+    """What plays a simulation: ``local`` (``simulate``), unless a store or Ray is asked
+    for; with a store, every simulation is kept as a run of one cell."""
+    if store_path is None and backend_name == "local":
+        yield local
+        return
+    with backend(backend_name, jobs, address) as chosen:
+        if store_path is None:
+            yield runner(chosen)
+            return
+        with Store(store_path) as store:
+            yield _stored(chosen, store)
+
+
+def _stored(chosen: Backend, store: Store) -> Run:
+    from ranchhand.lab.sweep import Setting, run_settings
+
+    def run(sim: Simulation, jobs: int | None, progress: Progress, control: StopControl) -> Report:
+        setting = Setting({}, sim)
+        result = run_settings([setting], chosen, store, "simulate", simulate_text(sim), control,
+                              progress)  # fmt: skip
+        return result.cells[0][1].report
+
+    return run
+
+
+def _lineups(game: str, players: int | None, seats: list[str] | None) -> list[tuple[str, ...]]:
+    """Each ``--seats`` as a full lineup (one name fills every seat)."""
+    return [
+        _simulation(game, players, text, 1, 0, [], None).seats for text in (seats or ["greedy"])
+    ]
+
+
+@app.command("sweep")
+def sweep_command(
+    game: Annotated[str, typer.Argument(help="The game to sweep.")],
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(help="OPTION=V1,V2: the values of one option; repeat for a grid."),
+    ] = None,
+    seats: Annotated[
+        list[str] | None,
+        typer.Option(help="Bots per seat, comma separated; repeat to sweep lineups too."),
+    ] = None,
+    games_: Annotated[int, typer.Option("--games", help="Games per cell.")] = 1000,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of every cell (same games, other rules).")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Processes or Ray CPUs.")] = None,
+    option: OptionList = None,
+    store: StoreOption = None,
+    backend_: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
+    address: AddressOption = None,
+) -> None:
+    """Simulate every combination of option values into the store, with the same seeds.
+
+    Games already in the store are reused, so an interrupted sweep resumes when run
+    again. Ctrl-C stops cleanly, keeping every finished game (exit code 130).
+    """
+    from ranchhand.lab.sweep import Plan, parse_vary, run_settings
+
+    control = StopControl()
+    with control.catching(leaving=True):
+        try:
+            _at_least_one("games", games_)
+            _at_least_one("jobs", jobs)
+            _at_least_one("players", players)
+            name = canonical_name(game)
+            base = parse_assignments(option or [])
+            base.setdefault("max_turns", str(_default_max_turns(name)))
+            lineups = tuple(_lineups(name, players, seats))
+            varied = parse_vary(vary or [], name)
+            plan = Plan(name, lineups, varied, tuple(sorted(base.items())), games_, seed)
+            settings = plan.settings()
+            path = store or default_path()
+            with (
+                Store(path) as kept,
+                backend(backend_, jobs, address) as chosen,
+                _progress() as progress,
+            ):
+                task = progress.add_task(
+                    f"sweeping {plural(len(settings), 'cell')}", total=len(settings) * games_
+                )
+                result = run_settings(settings, chosen, kept, "sweep", plan.command(), control,
+                                          _advancer(progress, task))  # fmt: skip
+        except RanchhandError as error:
+            _fail(str(error))
+            return
+    console.print(
+        f"run {result.run}: {plural(len(result.cells), 'cell')} of {len(settings)}, "
+        f"{result.played} games played, {result.reused} reused from {plain(str(path))} "
+        f"in {result.seconds:.1f} s"
+    )
+    console.print(f"report: ranchhand report {result.run} --out report.html")
+    if control.signal:
+        console.print("[bold yellow]stopped:[/] finished games are kept; run it again to resume")
+        raise typer.Exit(128 + control.signal)
+
+
+@app.command("runs")
+def runs_command(store: StoreOption = None) -> None:
+    """List the runs kept in the lab store."""
+    path = store or default_path()
+    try:
+        with Store(path) as kept:
+            runs = kept.runs()
+            cells = {r.id: len(kept.run_cells(r.id)) for r in runs}
+    except RanchhandError as error:
+        _fail(str(error))
+        return
+    table = RichTable(title=f"runs in {plain(str(path))}", title_justify="left")
+    columns = ("run", "started (UTC)", "kind", "game", "cells", "games/cell", "played", "reused")
+    for column in (*columns, "status"):
+        table.add_column(column, justify="left" if column in ("kind", "game") else "right")
+    for r in runs:
+        numbers = (r.id, r.started, r.kind, plain(r.game), cells[r.id], r.games, r.played, r.reused)
+        table.add_row(*map(str, numbers), r.status)
+    console.print(table)
+    for r in runs:
+        console.print(f"run {r.id}: {plain(r.command)}", soft_wrap=True)
+
+
+@app.command("report")
+def report_command(
+    runs: Annotated[
+        list[int] | None, typer.Argument(help="Run numbers (default: the latest run).")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="The HTML file to write.")] = Path("report.html"),
+    store: StoreOption = None,
+) -> None:
+    """Write one self-contained HTML report (metrics, plots, commands) of stored runs."""
+    from ranchhand.lab.report import render
+
+    path = store or default_path()
+    try:
+        with Store(path) as kept:
+            chosen = list(runs or [])
+            if not chosen:
+                every = kept.runs()
+                if not every:
+                    raise OptionError(f"the store {path} holds no runs yet; run a sweep first")
+                chosen = [every[-1].id]
+            page = render(kept, chosen)
+        out.write_text(page, encoding="utf-8")
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror or error}")
+        return
+    except RanchhandError as error:
+        _fail(str(error))
+        return
+    size = len(page.encode()) // 1024
+    console.print(f"wrote {plain(str(out))} ({size} KiB) from {plural(len(chosen), 'run')}")

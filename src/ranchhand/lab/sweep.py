@@ -1,0 +1,145 @@
+"""A sweep: the grid of option settings (and seat lineups) of one game, every cell played
+with the same seeds, kept in the store as one run.
+
+Game ``i`` of every cell has the seed derived from the run's seed and ``i``, so cells
+differ only by their rules: the dice, the deals and the bots' draws start alike. A run
+names all its cells before the first game, so a stopped sweep's report shows what it
+covered, and the same command run again reuses every stored game and plays the rest.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shlex
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ranchhand.core.errors import OptionError
+from ranchhand.core.registry import canonical_name, game_class
+from ranchhand.lab.backends import Backend, Progress
+from ranchhand.lab.cells import CellResult, run_cell, store_cell
+from ranchhand.lab.store import Store
+from ranchhand.sim.simulate import Simulation
+from ranchhand.sim.workers import StopControl
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One cell of a sweep: what sets it apart (``label``) and what to simulate."""
+
+    label: dict[str, Any]
+    sim: Simulation
+
+
+def parse_vary(texts: Sequence[str], game: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``["dice=twin,farmer", ...]`` as ``(("dice", ("twin", "farmer")), ...)``, each
+    option checked against the game's."""
+    names = {o.name for o in game_class(game).option_specs()}
+    varied: list[tuple[str, tuple[str, ...]]] = []
+    for text in texts:
+        name, sep, values = text.partition("=")
+        name = name.strip()
+        parts = [v.strip() for v in values.split(",") if v.strip()]
+        if not sep or not parts:
+            raise OptionError(f"--vary takes OPTION=VALUE1,VALUE2, got {text!r}")
+        if name not in names:
+            raise OptionError(
+                f"{canonical_name(game)} has no option {name!r}; options are: "
+                f"{', '.join(sorted(names))}"
+            )
+        if any(name == seen for seen, _ in varied):
+            raise OptionError(f"--vary names {name} twice")
+        varied.append((name, tuple(dict.fromkeys(parts))))
+    return tuple(varied)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A sweep as asked for: lineups, varied options, the options held fixed, games, seed."""
+
+    game: str
+    lineups: tuple[tuple[str, ...], ...]
+    varied: tuple[tuple[str, tuple[str, ...]], ...]
+    base: tuple[tuple[str, str], ...]
+    games: int
+    seed: int
+
+    def settings(self) -> list[Setting]:
+        """Every combination of lineup and varied option values, in the order given."""
+        if not self.lineups:
+            raise OptionError("a sweep needs at least one lineup of seats")
+        names = [name for name, _ in self.varied]
+        clash = sorted(set(names) & set(dict(self.base)))
+        if clash:
+            raise OptionError(f"{', '.join(clash)} is both varied and set with --option")
+        settings = []
+        for seats, *values in itertools.product(self.lineups, *(v for _, v in self.varied)):
+            chosen = dict(zip(names, values, strict=True))
+            label: dict[str, Any] = dict(chosen)
+            if len(self.lineups) > 1:
+                label["seats"] = ",".join(seats)
+            options = tuple(sorted({**dict(self.base), **chosen}.items()))
+            sim = Simulation(
+                canonical_name(self.game), tuple(seats), self.games, self.seed, options
+            )
+            settings.append(Setting(label, sim))
+        return settings
+
+    def command(self) -> str:
+        """The ``ranchhand sweep`` command that reproduces these results exactly."""
+        words = ["ranchhand", "sweep", canonical_name(self.game)]
+        for name, values in self.varied:
+            words += ["--vary", f"{name}={','.join(values)}"]
+        for seats in self.lineups:
+            words += ["--seats", ",".join(seats)]
+        for name, value in sorted(self.base):
+            words += ["--option", f"{name}={value}"]
+        words += ["--games", str(self.games), "--seed", str(self.seed)]
+        return shlex.join(words)
+
+
+@dataclass
+class SweepResult:
+    run: int
+    cells: list[tuple[Setting, CellResult]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def played(self) -> int:
+        return sum(r.played for _, r in self.cells)
+
+    @property
+    def reused(self) -> int:
+        return sum(r.reused for _, r in self.cells)
+
+
+def run_settings(
+    settings: Sequence[Setting],
+    backend: Backend,
+    store: Store,
+    kind: str,
+    text: str,
+    control: StopControl,
+    progress: Progress = None,
+) -> SweepResult:
+    """Play every setting into ``store`` as one run (cells named first); stop on request."""
+    first = settings[0].sim
+    games = [s.sim.check() for s in settings]
+    run = store.start_run(kind, first.game, first.games, backend.name, text)
+    for position, (setting, game) in enumerate(zip(settings, games, strict=True)):
+        store.add_run_cell(run, store_cell(store, setting.sim, game), position, setting.label)
+    result = SweepResult(run)
+    start = time.perf_counter()
+    try:
+        for setting in settings:
+            if control.requested:
+                break
+            result.cells.append((setting, run_cell(setting.sim, backend, store, control, progress)))
+    finally:
+        result.seconds = time.perf_counter() - start
+        stopped = control.requested or any(r.report.partial for _, r in result.cells)
+        status = "stopped" if stopped or len(result.cells) < len(settings) else "done"
+        store.finish_run(run, status, result.played, result.reused, result.seconds)
+    return result

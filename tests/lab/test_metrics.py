@@ -1,0 +1,84 @@
+"""Cell metrics on small constructed game logs, each against its formula (docs/lab.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ranchhand.core.game import Summary
+from ranchhand.lab.estimate import mean, proportion
+from ranchhand.lab.flow import Flow, flow
+from ranchhand.lab.metrics import balance, balance_of, branching, drama_margin, measure, seats
+from ranchhand.lab.trace import LabGame
+
+
+def game(
+    winners: tuple[int, ...],
+    timeline: list[list[float]] | None = None,
+    *,
+    turns: int = 10,
+    truncated: bool = False,
+    decisions: int = 4,
+    choices: int = 12,
+) -> LabGame:
+    facts = flow(timeline, () if truncated else winners) if timeline else Flow(0, 0)
+    return LabGame(0, winners, truncated, turns, None, {}, 1, decisions, choices, facts)
+
+
+def test_seat_rates_count_a_shared_win_for_each_winner() -> None:
+    log = [game((0,)), game((0,)), game((1,)), game((0, 1)), game((), truncated=True)]
+    s = seats(log, 2)
+    assert s.completed == 4 and s.wins == (3, 2)
+    assert s.rates[0] is not None and s.rates[0].value == 0.75
+    assert s.fair == pytest.approx(5 / 8)  # 5 winners over 4 games, 2 seats
+    assert s.advantage[0] == pytest.approx(0.75 - 5 / 8)
+
+
+def test_balance_formula() -> None:
+    assert balance_of([5, 5]) == 1.0
+    assert balance_of([10, 0, 0, 0]) == 0.0
+    assert balance_of([3, 1]) == pytest.approx(1 - 2 / 2 * (0.25 + 0.25))
+    assert balance_of([0, 0]) is None
+    e = balance([game((0,)), game((0,)), game((1,))] * 10, 2)
+    assert e is not None and e.low <= e.value <= e.high and e.n == 30
+    assert e.value == pytest.approx(balance_of([20, 10]))
+
+
+def test_drama_margin_is_relative_to_the_winners_final_standing() -> None:
+    behind_a_lot = game((0,), [[0, 0], [0, 3], [8, 3]])  # trailed by 3 of a final 8
+    behind_a_little = game((0,), [[0, 0], [0, 1], [8, 3]])  # trailed by 1 of 8
+    assert drama_margin(behind_a_lot) is True
+    assert drama_margin(behind_a_little) is False
+    assert drama_margin(game((0, 1), [[0, 0], [1, 1]])) is None
+
+
+def test_branching_is_choices_per_decision() -> None:
+    assert branching(game((0,), decisions=4, choices=10)) == 2.5
+    assert branching(game((0,), decisions=0, choices=0)) is None
+
+
+def test_estimates() -> None:
+    e = mean([2.0, 4.0])
+    assert (
+        e is not None and e.value == 3.0 and e.low < 3.0 < e.high and e.sd == pytest.approx(2**0.5)
+    )
+    assert mean([]) is None
+    p = proportion(0, 10)
+    assert p is not None and p.value == 0.0 and p.low == 0.0 and 0 < p.high < 0.35
+
+
+def test_measure_a_small_log() -> None:
+    log = [
+        game((0,), [[0, 0], [2, 0], [2, 3], [5, 3]], turns=3),  # 2 changes, last once, led at end
+        game((1,), [[0, 0], [0, 2], [1, 4]], turns=2),  # 0 changes, led from point 1
+        game((), [[0, 0], [1, 0]], turns=50, truncated=True),
+    ]
+    m = measure(log, 2, Summary())
+    assert m.games == 3
+    assert m.completion is not None and m.completion.value == pytest.approx(2 / 3)
+    assert m.turns is not None and m.turns.value == 2.5 and m.lengths == [3, 2]
+    assert m.lead_changes is not None and m.lead_changes.value == 1.0 and m.changes == [2, 0]
+    assert m.drama_last is not None and m.drama_last.value == 0.5
+    assert m.decisiveness is not None
+    assert m.decisiveness.value == pytest.approx((0 / 3 + 1 / 2) / 2)  # led for good: never, 1
+    assert m.branching is not None and m.branching.value == 3.0
+    assert m.to_json()["seat_win_rates"][0]["value"] == 0.5

@@ -1,0 +1,71 @@
+"""The store and the cell runner: games kept, reused on a rerun, resumed after a stop."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+from ranchhand.lab.backends import Backend
+from ranchhand.lab.cells import Gaps, run_cell
+from ranchhand.lab.flow import Flow
+from ranchhand.lab.store import Store
+from ranchhand.lab.trace import LabGame, play_traced
+from ranchhand.sim.simulate import Simulation, simulate
+from ranchhand.sim.workers import StopControl
+
+SIM = Simulation("rancho", ("greedy", "greedy"), 16, 4, (("max_turns", "600"),))
+FIGURES = ("wins", "ties", "truncated", "turns", "mean_scores", "summary")
+
+
+def test_a_game_round_trips_through_the_store(tmp_path: Path) -> None:
+    played = LabGame(3, (1,), False, 12, (1.0, 2.0), {"eaten": [1, 2]}, 2**64 - 1, 9, 40,
+                     Flow(13, 2, True, 4.0, 20.0, 7))  # fmt: skip
+    with Store(tmp_path / "lab.sqlite") as store:
+        cell = store.cell("rancho", "1+lab1", ("a", "b"), {"dice": "twin"}, 5)
+        assert store.cell("rancho", "1+lab1", ("a", "b"), {"dice": "twin"}, 5) == cell
+        assert store.cell("rancho", "2+lab1", ("a", "b"), {"dice": "twin"}, 5).id != cell.id
+        store.add_games(cell, [played, played])
+        assert store.stored(cell, 10) == {3} and store.stored(cell, 3) == set()
+        assert list(store.games(cell, 10)) == [played]
+
+
+def test_traced_games_are_the_games_simulate_plays(tmp_path: Path) -> None:
+    """Listening changes nothing: the stored cell reports what ``simulate`` reports."""
+    with Store(tmp_path / "lab.sqlite") as store:
+        kept = run_cell(SIM, Backend(1), store).report.to_json()
+    plain = simulate(SIM, jobs=1).to_json()
+    for key in FIGURES:
+        assert kept[key] == plain[key], key
+    traced = play_traced(SIM, 0)
+    assert abs(traced.flow.points - (traced.turns + 1)) <= 1  # the start, each turn, the end
+    assert traced.decisions > 0 and traced.choices >= traced.decisions
+
+
+def test_a_stopped_run_keeps_its_games_and_a_rerun_plays_only_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "lab.sqlite"
+    control = StopControl()
+    seen = [0]
+
+    def stop_at_five(done: int) -> None:
+        seen[0] += done
+        if seen[0] >= 5:
+            control.request(signal.SIGINT)
+
+    with Store(path) as store:
+        first = run_cell(SIM, Backend(2), store, control, stop_at_five)
+        assert first.report.partial and 5 <= first.played < SIM.games
+        kept = first.report.tally.games
+        assert len(store.stored(first.cell, SIM.games)) == kept  # type: ignore[arg-type]
+        again = run_cell(SIM, Backend(2), store)
+    assert again.reused == kept and again.played == SIM.games - kept
+    whole = simulate(SIM, jobs=1).to_json()
+    resumed = again.report.to_json()
+    for key in FIGURES:
+        assert resumed[key] == whole[key], key
+    assert not again.report.partial
+
+
+def test_gaps_number_the_missing_games() -> None:
+    gaps = Gaps.missing(6, {1, 2, 5})
+    assert [gaps[p] for p in range(len(gaps))] == [0, 3, 4]
+    assert len(Gaps.missing(3, {0, 1, 2})) == 0
