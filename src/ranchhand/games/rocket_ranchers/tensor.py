@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ranchhand.games.rocket_ranchers.phases import PHASES
+from ranchhand.games.rocket_ranchers.scoring import cat_points, score_corral
 from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, EMPTY, HIDDEN
 
 if TYPE_CHECKING:
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 SCALE = 100.0
 """Scores and turns are divided by this to keep them near 0..1."""
+CACHED_CORRALS = 100_000
+"""Distinct corrals whose entries and points are kept (a game meets a few hundred)."""
 
 
 class RocketTensor:
@@ -91,6 +94,19 @@ class RocketTensor:
         self._display_at = 2 * n + 1 + len(PHASES) + 4
         self._pending_at = self._display_at + CELLS * (self.card + 2)
         self._seats_at = self._pending_at + slots * (self.card + 1)
+        self._cells = self._cell_rows()
+        self._corral_cache: dict[Corral, tuple[np.ndarray, int]] = {}
+        self._options = game.options
+
+    def _cell_rows(self) -> np.ndarray:
+        """Each display cell's entries: row k for card kind k, then Space Cat, then empty."""
+        kinds = self.tables.kinds
+        rows = np.zeros((kinds + 2, self.card + 2), dtype=np.float32)
+        for kind in range(kinds):
+            for part in self.card_parts:
+                rows[kind, part[kind]] = 1.0
+        rows[kinds, self.card] = rows[kinds + 1, self.card + 1] = 1.0
+        return rows
 
     def build(self, observation: RocketObservation, player: int) -> np.ndarray:
         """``player``'s tensor from ``observation`` (what that player sees, nothing else)."""
@@ -103,63 +119,71 @@ class RocketTensor:
         at = 2 * n + 1
         out[at + PHASES.index(observation.phase)] = 1.0
         at += len(PHASES)
-        out[at] = float(observation.over)
-        out[at + 1] = observation.turn / SCALE
-        out[at + 2] = observation.deck_size / self.deck_total
-        out[at + 3] = observation.deck_cats / self.cats_total
-        cell_size = self.card + 2
-        for cell, card in enumerate(observation.display):
-            base = self._display_at + cell * cell_size
-            if card == CAT:
-                out[base + self.card] = 1.0
-            elif card == EMPTY:
-                out[base + self.card + 1] = 1.0
-            else:
-                self._card(out, base, card)
+        out[at : at + 4] = (
+            float(observation.over),
+            observation.turn / SCALE,
+            observation.deck_size / self.deck_total,
+            observation.deck_cats / self.cats_total,
+        )
+        kinds = self.tables.kinds
+        codes = [kinds if c == CAT else kinds + 1 if c == EMPTY else c for c in observation.display]
+        out[self._display_at : self._pending_at] = self._cells[codes].ravel()
+        width = self.card + 1
         for slot, card in enumerate(observation.pending):
-            base = self._pending_at + slot * (self.card + 1)
+            base = self._pending_at + slot * width
             out[base] = 1.0
-            self._card(out, base + 1, card)
-        scores = observation.scores()
+            out[base + 1 : base + width] = self._cells[card, : self.card]
+        cats = cat_points(observation.floof, self.tables)
         for offset in range(n):
             seat = (player + offset) % n
             base = self._seats_at + offset * self.seat_size
-            self._seat(out, base, observation, seat, scores[seat].total)
+            self._seat(out, base, observation, seat, cats[seat])
         return out
-
-    def _card(self, out: np.ndarray, base: int, kind: int) -> None:
-        for part in self.card_parts:
-            out[base + part[kind]] = 1.0
 
     def _seat(
         self, out: np.ndarray, base: int, observation: RocketObservation, seat: int, score: int
     ) -> None:
+        """A seat's block; ``score`` starts as its Space Cat points, corrals add theirs."""
         mine = observation.corrals[seat]
         out[base] = observation.floof[seat] / self.cats_total
         out[base + 1] = float(observation.dogship[seat])
-        out[base + 2] = score / SCALE
         out[base + 3] = len(mine) / self.corrals
         up = observation.beams[seat]
         for beam in range(self.beams):
             out[base + 4 + beam] = float(up >> beam & 1)
-        base += 4 + self.beams
-        for number, corral in enumerate(mine):
-            self._corral(out, base + number * self.corral_size, corral)
+        at = base + 4 + self.beams
+        size = self.corral_size
+        for corral in mine:
+            entries, points = self._corral(corral)
+            out[at : at + size] = entries
+            score += points
+            at += size
+        out[base + 2] = score / SCALE
 
-    def _corral(self, out: np.ndarray, base: int, corral: Corral) -> None:
+    def _corral(self, corral: Corral) -> tuple[np.ndarray, int]:
+        """A corral's entries and points, made once per distinct corral (corrals are values)."""
+        known = self._corral_cache.get(corral)
+        if known is not None:
+            return known
         founder, face_up = corral
-        out[base] = 1.0
-        if founder == HIDDEN:
-            out[base + 1] = 1.0
-        else:
-            self._card(out, base + 2, founder)
-        if not face_up:
-            return
         tables = self.tables
-        base += 2 + self.card
-        out[base + tables.species[face_up[0]]] = 1.0
-        base += len(tables.deck.species)
-        dots = len(self.dot_values)
-        for kind in face_up:
-            spot = tables.biome[kind] * dots + self.dot_values.index(tables.dots[kind])
-            out[base + spot] += 1.0
+        entries = np.zeros(self.corral_size, dtype=np.float32)
+        entries[0] = 1.0
+        if founder == HIDDEN:
+            entries[1] = 1.0
+        else:
+            entries[2 : 2 + self.card] = self._cells[founder, : self.card]
+        if face_up:
+            at = 2 + self.card
+            entries[at + tables.species[face_up[0]]] = 1.0
+            at += len(tables.deck.species)
+            dots = len(self.dot_values)
+            for kind in face_up:
+                entries[
+                    at + tables.biome[kind] * dots + self.dot_values.index(tables.dots[kind])
+                ] += 1
+        points = score_corral(tables, self._options, corral).points
+        if len(self._corral_cache) >= CACHED_CORRALS:
+            self._corral_cache.clear()
+        self._corral_cache[corral] = (entries, points)
+        return entries, points
