@@ -20,7 +20,6 @@ divided by the target, counts by :data:`COUNT_SCALE`, so entries stay near 0..1.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -114,7 +113,8 @@ class GloryTensor:
         """``player``'s tensor from ``observation`` (what that player sees, nothing else)."""
         n, kinds = self.players, self.kinds
         target = float(observation.target)
-        writer = _Writer(n, player)
+        out = np.zeros(self.size, dtype=np.float32)
+        writer = _Writer(out, n, player)
         writer.one_hot(n, player)
         writer.put(observation.round / COUNT_SCALE)
         writer.put(target / 100)
@@ -141,20 +141,18 @@ class GloryTensor:
         writer.one_hot(RANCH_LIMIT + 1, turn["played_slot"])
         self._pending(writer, observation.pending)
         assert writer.at == self.size
-        return writer.tensor(self.size)
+        return out
 
     def _ranches(self, writer: _Writer, observation: GloryObservation) -> None:
         n, width = self.players, self.kinds + 1
-        ones = writer.ones
         for offset in range(n):
             seat = (writer.player + offset) % n
-            start = writer.at + offset * RANCH_LIMIT * width
-            shields = observation.shields[seat]
-            for slot, card in enumerate(observation.ranches[seat]):
-                ones.append(start + slot * width + card)
-                if shields[slot]:
-                    ones.append(start + slot * width + self.kinds)
-        writer.at += n * RANCH_LIMIT * width
+            ranch, shields = observation.ranches[seat], observation.shields[seat]
+            for slot in range(RANCH_LIMIT):
+                if slot < len(ranch):
+                    writer.out[writer.at + ranch[slot]] = 1.0
+                    writer.out[writer.at + self.kinds] = float(shields[slot])
+                writer.at += width
 
     def _last_round(self, writer: _Writer, last: dict[str, Any] | None, target: float) -> None:
         n = self.players
@@ -178,14 +176,10 @@ class GloryTensor:
         for step in top[:STEPS_SHOWN]:
             self._step(writer, step)
         writer.at += (STEPS_SHOWN - min(STEPS_SHOWN, len(top))) * self.step_size
-        below = Counter(
-            STEP_KINDS.index(step[0]) * n
-            + ((step[1] - writer.player) % n if step[0] != "deliver" else 0)
-            for step in top[STEPS_SHOWN:]
-        )
-        for place, count in below.items():
-            writer.places.append(writer.at + place)
-            writer.values.append(count / COUNT_SCALE)
+        for step in top[STEPS_SHOWN:]:
+            kind = STEP_KINDS.index(step[0])
+            seat = (step[1] - writer.player) % n if step[0] != "deliver" else 0
+            writer.out[writer.at + kind * n + seat] += 1 / COUNT_SCALE
         writer.at += len(STEP_KINDS) * n
 
     def _step(self, writer: _Writer, step: tuple[Any, ...]) -> None:
@@ -195,48 +189,39 @@ class GloryTensor:
         first = step[1] if kind != "deliver" else -1
         second = step[2] if kind in WITH_SECOND_SEAT else -1
         for seat in (first, second):
-            writer.one_hot(n, (seat - writer.player) % n if seat >= 0 else None)
-        writer.one_hot(len(self.game.effects), step[3] if kind in WITH_EFFECT else None)
-        picked = kind == "pick"
-        writer.one_hot(len(PICKS), PICKS.index(step[2]) if picked else None)
-        writer.one_hot(len(SCOPES), SCOPES.index(step[3]) if picked else None)
-        writer.one_hot(len(SHIFTS), SHIFTS.index(step[1]) if kind == "deliver" else None)
+            if seat >= 0:
+                writer.out[writer.at + (seat - writer.player) % n] = 1.0
+            writer.at += n
+        effects = len(self.game.effects)
+        if kind in WITH_EFFECT:
+            writer.out[writer.at + step[3]] = 1.0
+        writer.at += effects
+        if kind == "pick":
+            writer.out[writer.at + PICKS.index(step[2])] = 1.0
+            writer.out[writer.at + len(PICKS) + SCOPES.index(step[3])] = 1.0
+        writer.at += len(PICKS) + len(SCOPES)
+        if kind == "deliver":
+            writer.out[writer.at + SHIFTS.index(step[1])] = 1.0
+        writer.at += len(SHIFTS)
         writer.put(step[4] / self.game.rps_ties if kind == "rps" else 0.0)
 
 
 class _Writer:
-    """Lays a tensor out from left to right; seats are turned to count from the viewer.
+    """Fills a tensor from left to right; seats are turned to count from the viewer."""
 
-    Entries are gathered in lists (places of ones and counts, places and values of the
-    rest) and written by :meth:`tensor` in two numpy operations: one numpy call per
-    entry would cost more than the game's own step.
-    """
-
-    def __init__(self, players: int, player: int) -> None:
+    def __init__(self, out: np.ndarray, players: int, player: int) -> None:
+        self.out = out
         self.players = players
         self.player = player
         self.at = 0
-        self.ones: list[int] = []
-        """Places that each add 1 (one-hots and counts)."""
-        self.places: list[int] = []
-        """Places :meth:`put` wrote, and their values."""
-        self.values: list[float] = []
-
-    def tensor(self, size: int) -> np.ndarray:
-        out = np.bincount(self.ones, minlength=size).astype(np.float32)
-        out[self.places] = self.values
-        return out
 
     def put(self, *values: float) -> None:
-        end = self.at + len(values)
-        self.places.extend(range(self.at, end))
-        self.values.extend(values)
-        self.at = end
+        for value in values:
+            self.out[self.at] = value
+            self.at += 1
 
-    def one_hot(self, size: int, index: int | None) -> None:
-        """``size`` entries, the one at ``index`` set (none if ``index`` is None)."""
-        if index is not None:
-            self.ones.append(self.at + index)
+    def one_hot(self, size: int, index: int) -> None:
+        self.out[self.at + index] = 1.0
         self.at += size
 
     def seat_one_hot(self, seat: int) -> None:
@@ -244,9 +229,10 @@ class _Writer:
 
     def seats(self, values: list[float]) -> None:
         """Per-seat values in absolute seat order, written from the viewer round."""
-        self.put(*values[self.player :], *values[: self.player])
+        n = self.players
+        self.put(*(values[(self.player + offset) % n] for offset in range(n)))
 
     def counts(self, size: int, cards: list[int]) -> None:
-        at = self.at
-        self.ones.extend(at + card for card in cards)
+        for card in cards:
+            self.out[self.at + card] += 1.0
         self.at += size
