@@ -81,6 +81,7 @@ GAME_PAGES = {
     "rancho": "rancho",
     "rocket-ranchers": "rocket_ranchers",
     "glory-ranch": "glory_ranch",
+    "super-farmer": "super_farmer",
 }
 
 

@@ -53,7 +53,8 @@ def _sizes(game_id: str) -> list[int]:
     return sorted({cls.min_players, cls.max_players})
 
 
-CASES = [(g, n) for g in ("rancho", "rocket-ranchers", "glory-ranch") for n in _sizes(g)]
+GAMES = ("rancho", "rocket-ranchers", "glory-ranch", "super-farmer")
+CASES = [(g, n) for g in GAMES for n in _sizes(g)]
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
@@ -74,7 +75,7 @@ def test_every_turn_screen_fits_80_by_24(game_id: str, players: int) -> None:
         assert height <= HEIGHT, f"{height} lines:\n{screen}"
 
 
-@pytest.mark.parametrize("game_id", ["rancho", "rocket-ranchers", "glory-ranch"])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_the_rules_at_the_prompt_are_the_docs_pages_rules(game_id: str) -> None:
     """``rules`` prints the package's rules.md, a copy ``make docs`` keeps of the page."""
     spec = importlib.util.spec_from_file_location("make_docs", ROOT / "tools" / "make_docs.py")

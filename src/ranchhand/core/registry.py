@@ -21,9 +21,10 @@ GAME_MODULES: dict[str, str] = {
     "rancho": "ranchhand.games.rancho",
     "rocket-ranchers": "ranchhand.games.rocket_ranchers",
     "glory-ranch": "ranchhand.games.glory_ranch",
+    "super-farmer": "ranchhand.games.super_farmer",
 }
 ALIASES: dict[str, str] = {
-    "super-farmer": "rancho",
+    "superfarmer": "super-farmer",
     "rocket": "rocket-ranchers",
     "rr": "rocket-ranchers",
     "glory": "glory-ranch",
