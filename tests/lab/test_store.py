@@ -5,6 +5,9 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import pytest
+
+from ranchhand.core.registry import GAME_MODULES, game_class
 from ranchhand.lab.backends import Backend
 from ranchhand.lab.cells import Gaps, run_cell
 from ranchhand.lab.flow import Flow
@@ -69,3 +72,16 @@ def test_gaps_number_the_missing_games() -> None:
     gaps = Gaps.missing(6, {1, 2, 5})
     assert [gaps[p] for p in range(len(gaps))] == [0, 3, 4]
     assert len(Gaps.missing(3, {0, 1, 2})) == 0
+
+
+@pytest.mark.parametrize("name", list(GAME_MODULES))
+def test_every_registered_game_is_traced(name: str) -> None:
+    """The lab works for every game: standings read, decisions counted, winners agree."""
+    cls = game_class(name)
+    sim = Simulation(name, ("random",) * cls.min_players, 1, 2, (("max_turns", "300"),))
+    traced = play_traced(sim, 0)
+    plain = simulate(sim, jobs=1).to_json()
+    assert traced.turns == plain["turns"]["mean"] or traced.truncated
+    assert traced.decisions >= 1 and traced.choices >= traced.decisions
+    if sim.load().new_initial_state().standing() is not None:
+        assert traced.flow.points >= 2

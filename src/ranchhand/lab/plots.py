@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 
+import matplotlib
 from matplotlib.figure import Figure
 
 from ranchhand.lab.estimate import Estimate
@@ -24,7 +25,8 @@ NO_METADATA: dict[str, str | None] = {"Creator": None, "Date": None, "Format": N
 def svg(figure: Figure) -> str:
     """The figure as an ``<svg>`` element (without the XML prologue)."""
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", bbox_inches="tight", metadata=NO_METADATA)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # text as text, not glyph paths
+        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata=NO_METADATA)
     text = buffer.getvalue()
     return text[text.index("<svg") :]
 
@@ -113,6 +115,7 @@ def effects(cells: Cells) -> str:
             if e is not None:
                 axes.errorbar([x], [e.value], yerr=[[e.value - e.low], [e.high - e.value]],
                               fmt="o", capsize=4)  # fmt: skip
+        axes.set_xlim(-0.5, len(cells) - 0.5)
         axes.set_title(name, fontsize="medium")
         axes.set_xticks(range(len(cells)), [label for label, _ in cells], fontsize="x-small",
                         rotation=20)  # fmt: skip
