@@ -56,8 +56,9 @@ def main() -> None:
         print(
             f"{row['board']:11} {row['seats']:41} games {row['games']:4} decisions "
             f"{row['decisions']:7}  legal {row['legal_encoded']}/{row['legal']} "
-            f"({100 * row['legal_share']:.2f}%)  chosen {chosen}  simple deals "
-            f"{row['simple_encoded']}/{row['simple']} ({100 * row['simple_share']:.1f}%)"
+            f"({100 * row['legal_share']:.3f}%)  chosen {chosen}  simple deals "
+            f"{row['simple_encoded']}/{row['simple']} ({100 * row['simple_share']:.1f}%), "
+            f"in steps {100 * row['simple_steps_share']:.1f}%"
         )
         for kind, n in sorted(row["missed"].items()):
             print(f"{'':13}no index: {kind}: {n}")

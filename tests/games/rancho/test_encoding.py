@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from ranchhand.core import CHANCE, State
 from ranchhand.core.errors import IllegalAction, InvalidAction
 from ranchhand.games.rancho.actions import Deal, DiceRoll, Return, Strike
-from ranchhand.games.rancho.coverage import measure, simple_deals
+from ranchhand.games.rancho.coverage import by_steps, measure, simple_deals
 from ranchhand.games.rancho.encoding import (
     COMPLETE,
     FIXED,
@@ -30,7 +30,6 @@ from ranchhand.games.rancho.encoding import (
 )
 from ranchhand.games.rancho.game import RanchoGame
 from ranchhand.games.rancho.state import RETURN, RanchoState
-from ranchhand.games.rancho.tables import SPECIES
 
 
 def encoding_of(game: RanchoGame) -> RanchoEncoding:
@@ -335,7 +334,8 @@ def test_coverage_is_measured_over_played_games() -> None:
     assert coverage.games == 2 and coverage.decisions > 0
     assert coverage.legal_share() == 1.0, coverage.missed
     assert coverage.chosen_share("greedy") == 1.0 and coverage.chosen_share("random") == 1.0
-    assert 0 < coverage.simple_share() < 1
+    assert 0 < coverage.simple_share() < coverage.simple_steps_share() <= 1
     state = complete_the_herd_position()
-    assert Deal((0, 2, 0, 0, 0, 0), (12, 0, 0, 0, 0, 0)) in simple_deals(state, 0)
-    assert SPECIES[0] == "rabbit"
+    twelve = Deal((0, 2, 0, 0, 0, 0), (12, 0, 0, 0, 0, 0))
+    assert twelve in simple_deals(state, 0)
+    assert by_steps(state, 0, twelve, encoding_of(state.game)), "sheep > 6 rabbit, twice"

@@ -28,7 +28,7 @@ from ranchhand.core.registry import bot_factory
 from ranchhand.games.rancho.actions import Arrange, Deal, Return
 from ranchhand.games.rancho.board import iter_bits
 from ranchhand.games.rancho.deals import deal_problem, frontier
-from ranchhand.games.rancho.encoding import RanchoEncoding
+from ranchhand.games.rancho.encoding import ROUTES, RanchoEncoding
 from ranchhand.games.rancho.game import RanchoGame
 from ranchhand.games.rancho.state import EXPAND, RanchoState
 
@@ -46,12 +46,18 @@ class Coverage:
     missed: dict[str, int] = field(default_factory=Counter)
     simple: int = 0
     simple_encoded: int = 0
+    simple_by_steps: int = 0
 
     def legal_share(self) -> float:
         return self.legal_encoded / self.legal if self.legal else 1.0
 
     def simple_share(self) -> float:
         return self.simple_encoded / self.simple if self.simple else 1.0
+
+    def simple_steps_share(self) -> float:
+        """Simple deals with an index, or reached by a sequence of indexed moves."""
+        done = self.simple_encoded + self.simple_by_steps
+        return done / self.simple if self.simple else 1.0
 
     def chosen_share(self, bot: str) -> float:
         chosen = self.chosen.get(bot, 0)
@@ -70,6 +76,8 @@ class Coverage:
             "simple": self.simple,
             "simple_encoded": self.simple_encoded,
             "simple_share": self.simple_share(),
+            "simple_by_steps": self.simple_by_steps,
+            "simple_steps_share": self.simple_steps_share(),
         }
 
 
@@ -124,7 +132,12 @@ def measure(
             if state.phase == EXPAND:
                 for deal in simple_deals(state, player):
                     out.simple += 1
-                    out.simple_encoded += deal in encoded
+                    if deal in encoded:
+                        out.simple_encoded += 1
+                    elif by_steps(state, player, deal, encoding):
+                        out.simple_by_steps += 1
+                    else:
+                        out.missed[f"simple {kind_of(deal)}, not even in steps"] += 1
             choice = bots[player].act(state.observe(player), legal, rng)
             name = seats[player]
             out.chosen[name] += 1
@@ -167,3 +180,38 @@ def _one(kind: int, count: int) -> tuple[int, int, int, int, int, int]:
     counts = [0] * 6
     counts[kind] = count
     return tuple(counts)  # type: ignore[return-value]
+
+
+def by_steps(state: RanchoState, player: int, deal: Deal, encoding: RanchoEncoding) -> bool:
+    """Whether indexed moves alone reach what ``deal`` does: the one-animal trade between
+    its two species repeated, or (a purchase paid in another species) that species traded
+    for rabbits one animal at a time, then the pasture's own slot. Each step must be legal
+    when it is made, and the player, the herd and the land must end as after ``deal``."""
+    give = next(kind for kind in range(6) if deal.give[kind])
+    take = next((kind for kind in range(6) if deal.take[kind]), 0)
+    if deal.pastures:
+        take = 0
+    step = next((t for t in encoding.trades if t[1] == give and t[3] == take), None)
+    if step is None:
+        return False
+    one, _give, given, _take, taken = step
+    if deal.pastures:
+        repeats = deal.give[give] if give else 0
+    elif deal.give[give] % given == 0 and deal.take[take] == deal.give[give] // given * taken:
+        repeats = deal.give[give] // given
+    else:
+        return False
+    after = state.clone()
+    for _ in range(repeats):
+        if one not in encoding.legal_moves(after, player).values():
+            return False
+        after.apply(one, player)
+    if deal.pastures:
+        slot = encoding.purchase_base + encoding.pasture_slot[deal.pastures[0]] * ROUTES
+        purchase = encoding.legal_moves(after, player).get(slot)
+        if purchase is None:
+            return False
+        after.apply(purchase, player)
+    direct = state.clone()
+    direct.apply(deal, player)
+    return (after.animals, after.herd, after.land) == (direct.animals, direct.herd, direct.land)

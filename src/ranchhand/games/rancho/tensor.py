@@ -6,8 +6,9 @@ pastures and arrangement, the dice, predators and strikes of this roll, the winn
 turn). Seats are counted from the observer: block 0 is the observing player, block 1 the
 next player in turn order, and so on, so a network trained in one seat plays any seat.
 
-Counts are scaled into 0..1 by what the box holds for this player count, so the same
-tensor layout serves every board and dogs option of one player count.
+Counts are scaled into 0..1 by all the game's animals of their kind (the herd before
+setup, which depends on the player count and the dogs option), so every entry lies in
+0..1 and a network sees proportions of what exists.
 """
 
 from __future__ import annotations
@@ -46,8 +47,11 @@ class RanchoTensor:
             ("player whose turn it is (one-hot, seats from the observer)", n),
             ("player to decide now (one-hot; zeros at a chance node or the end)", n),
             ("players still to decide on a dog (seats from the observer)", n),
-            ("herd: " + ", ".join(SPECIES) + " (share of the box)", len(SPECIES)),
-            (f"each player's animals ({n} x {len(SPECIES)}, share of the box)", n * 6),
+            (
+                "herd: " + ", ".join(SPECIES) + " (shares of all the game's animals of each kind)",
+                len(SPECIES),
+            ),
+            (f"each player's animals ({n} x {len(SPECIES)}, shares as for the herd)", n * 6),
             (f"each player's pastures ({n}, share of the board's pastures)", n),
             (
                 f"each space's owner ({self.spaces} x {n} one-hot, seats from the observer; "
