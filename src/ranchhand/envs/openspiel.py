@@ -271,6 +271,21 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         for player, action in chosen:
             engine.apply(action, player)
 
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (default: the player to act), flat, as pyspiel's.
+
+        pyspiel's own version, for a Python game, deals a new game on every call to
+        learn the tensor's size and so builds two tensors; this one builds one, from
+        ``observe(player)`` like the observer.
+        """
+        engine = self._engine
+        state = engine.state
+        who = engine.player if player is None else player
+        if not 0 <= who < state.game.players:
+            raise pyspiel.SpielError(f"no observation tensor for player {who}")
+        tensor = state.game.encoding().observation_tensor(state.observe(who), who)
+        return tensor.reshape(-1).tolist()  # type: ignore[no-any-return]
+
     def _action_to_string(self, player: int, action: int) -> str:
         state = self._engine.state
         encoding = state.game.encoding()
