@@ -219,6 +219,10 @@ class SuperFarmerState(State):
             scores.append(((species + wealth) / 2) ** 2 + 1e-9)
         return [score / sum(scores) for score in scores]
 
+    def standing(self) -> list[float]:
+        """Each farmer's herd (animals and dogs) valued in rabbits, the lab's "who is ahead"."""
+        return [float(sum(map(operator.mul, mine, self.game.values))) for mine in self.animals]
+
     def details(self) -> dict[str, Any]:
         return {
             "winner": self.winner if self.winner >= 0 else None,
