@@ -7,6 +7,7 @@ sampling stays a single integer draw from the injected generator.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from itertools import accumulate
@@ -90,11 +91,4 @@ def draw_weighted(rng: random.Random, weights: Iterable[int], total: int) -> int
     may hold zeros (never picked); if they stop short of ``total``, their number is returned
     for the rest (an outcome kept apart, like a deck's Space Cats).
     """
-    point = rng.randrange(total)
-    index = 0
-    for weight in weights:
-        point -= weight
-        if point < 0:
-            return index
-        index += 1
-    return index
+    return bisect_right(list(accumulate(weights)), rng.randrange(total))

@@ -350,6 +350,11 @@ class State(ABC):
         self.turn = 0
         self._legal_cache: dict[int, tuple[list[Hashable], set[Hashable] | None]] = {}
         self._chance_cache: ChanceOutcomes | None = None
+        self._current_cache: int | None = None
+        self._at_rest = False
+        """Set by ``apply`` once the game's own code is done with the position, so that
+        who acts may be remembered (the runner asks several times a step); cleared with the
+        caches, so a state being built or edited by hand is always asked afresh."""
 
     # ----------------------------------------------------------------- hooks
     @abstractmethod
@@ -446,13 +451,18 @@ class State(ABC):
         return result
 
     def is_terminal(self) -> bool:
-        return self.outcome() is not None
+        return self.current_player() == TERMINAL
 
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
 
     def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else self._current_player()
+        current = self._current_cache
+        if current is None:
+            current = TERMINAL if self.outcome() is not None else self._current_player()
+            if self._at_rest:
+                self._current_cache = current
+        return current
 
     def acting_players(self) -> tuple[int, ...]:
         """The players who must choose now: one, several (simultaneous), or none."""
@@ -498,6 +508,7 @@ class State(ABC):
             raise IllegalAction(reason, text=str(action), **self._context(player))
         self._forget_cached()
         self._apply(action, player)  # type: ignore[arg-type]
+        self._at_rest = True
 
     def parse_action(self, text: str, player: int | None = None) -> Hashable:
         """Parse ``text`` into a legal action for ``player`` (default: who acts).
@@ -644,9 +655,12 @@ class State(ABC):
         self.turn += 1
 
     def _forget_cached(self) -> None:
-        """Drop cached legal actions and chance outcomes; call after editing a state by hand."""
+        """Drop cached legal actions, chance outcomes and who acts; call after editing a
+        state by hand."""
         self._legal_cache = {}
         self._chance_cache = None
+        self._current_cache = None
+        self._at_rest = False
 
     def _check(self, action: Hashable, player: int | None) -> tuple[str | None, int | None]:
         """The one legality check: (reason or None, the player who acts)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable, Mapping
+from itertools import compress
 from typing import Any
 
 from ranchhand.core import CHANCE, SIMULTANEOUS, ChanceOutcomes, Outcome, State
@@ -558,7 +559,7 @@ class GloryState(State):
             direction=self.direction,
             deck=sum(self.deck),
             discard=sum(self.discard),
-            hand=[k for k, c in enumerate(hand) if c for _ in range(c)],
+            hand=_cards(hand),
             hand_sizes=[sum(h) for h in self.hands],
             ranches=[list(r) for r in self.ranches],
             shields=[list(s) for s in self.shields],
@@ -571,7 +572,7 @@ class GloryState(State):
             log=list(self.log),
             last_round=self._last_round(),
             winners=list(self.result.winners) if self.result else [],
-            discard_pile=[k for k, c in enumerate(self.discard) if c for _ in range(c)],
+            discard_pile=_cards(self.discard),
             pending=list(self.stack),
             passing_sizes=[len(p) for p in self.passing],
             turn_state={
@@ -739,3 +740,11 @@ def _refusal(state: GloryState, action: Hashable, player: int) -> str:
 def _either(items: list[str]) -> str:
     """``P1``, ``P1 or P2``, ``P1, P2 or P3``."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def _cards(counts: list[int]) -> list[int]:
+    """Each card index as often as ``counts`` holds it, in index order (a hand, a pile).
+
+    ``compress`` skips the many zero counts in C: observations are made at every decision.
+    """
+    return [k for k in compress(range(len(counts)), counts) for _ in range(counts[k])]

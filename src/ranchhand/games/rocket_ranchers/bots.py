@@ -95,16 +95,7 @@ class GreedyBot(Bot):
         """Load the potential table of this game's options (built once per options)."""
         if obs.options is self._prepared_for:
             return
-        scores = obs.tables.scores
-        abundance = _potential_curve(scores.abundance, 60, self.partial)
-        variety = _potential_curve(scores.variety, 10, self.partial)
-        way = obs.options["corral_scoring"]
-        self._table = tuple(
-            tuple(
-                a if way == "abundance" else v if way == "variety" else max(a, v) for v in variety
-            )
-            for a in abundance
-        )
+        self._table = _potential_table(obs.tables, self.partial, obs.options["corral_scoring"])
         self._dots = obs.options["abundance_counts"] == "dots"
         self._prepared_for = obs.options
 
@@ -323,6 +314,30 @@ class GreedyBot(Bot):
                 tables.dots[tables.kind_by_text[a.card]],
             ),
         )
+
+
+_POTENTIALS: dict[tuple[int, float, str], tuple[Tables, tuple[tuple[float, ...], ...]]] = {}
+
+
+def _potential_table(tables: Tables, partial: float, way: str) -> tuple[tuple[float, ...], ...]:
+    """A corral's potential by [amount][biomes] under scoring ``way``.
+
+    Built once per score table and bot settings, not per bot: simulations make four new bots
+    a game, and building it took longer than many a whole game's decisions.
+    """
+    key = (id(tables), partial, way)
+    known = _POTENTIALS.get(key)
+    if known is None or known[0] is not tables:
+        abundance = _potential_curve(tables.scores.abundance, 60, partial)
+        variety = _potential_curve(tables.scores.variety, 10, partial)
+        table = tuple(
+            tuple(
+                a if way == "abundance" else v if way == "variety" else max(a, v) for v in variety
+            )
+            for a in abundance
+        )
+        known = _POTENTIALS[key] = (tables, table)
+    return known[1]
 
 
 _UP = np.array([[mask >> b & 1 for b in range(8)] for mask in range(256)], dtype=bool)

@@ -86,10 +86,7 @@ class RocketState(State):
         phase = self.phase
         if phase == START:
             up = self.beams[player]
-            actions: list[Hashable] = []
-            for index, placements in enumerate(self.tables.by_beam):
-                if up >> index & 1:
-                    actions.extend(p.action for p in placements)
+            actions: list[Hashable] = list(self.tables.beam_choices(up))
             if up != self.all_beams:
                 actions.append(REBOOT)
             if self.dogship[player]:
@@ -146,7 +143,7 @@ class RocketState(State):
     def _sample_chance(self, rng: random.Random) -> Hashable:
         """The draw ``chance_outcomes().sample(rng)`` gives, walked from the deck's counts."""
         kinds, deck = self.left, self.deck
-        index = draw_weighted(rng, map(deck.__getitem__, kinds), self.deck_size)
+        index = draw_weighted(rng, [deck[k] for k in kinds], self.deck_size)
         return self.tables.draws[kinds[index]] if index < len(kinds) else self.tables.draw_cat
 
     def _is_chance_outcome(self, action: Hashable) -> bool:

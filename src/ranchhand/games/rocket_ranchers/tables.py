@@ -98,6 +98,20 @@ class Tables:
             for j in range(i + 1, CELLS)
         }
         self.swap_cells = {action: pair for pair, action in self.swaps.items()}
+        self._beam_choices: dict[int, tuple[Beam, ...]] = {}
+
+    def beam_choices(self, up: int) -> tuple[Beam, ...]:
+        """Every placement of the beams face up in the mask ``up``, in beam order.
+
+        Memoised (a beam set has at most 2^8 masks): the list opens every turn's choices.
+        """
+        choices = self._beam_choices.get(up)
+        if choices is None:
+            choices = tuple(
+                p.action for b, mine in enumerate(self.by_beam) if up >> b & 1 for p in mine
+            )
+            self._beam_choices[up] = choices
+        return choices
 
     def deck_counts(self, players: int) -> tuple[list[int], int]:
         """Copies of each kind in the deck for ``players``, and the Space Cats."""
