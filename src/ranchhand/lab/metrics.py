@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -166,12 +166,18 @@ class CellMetrics:
 
 
 def measure(games: Iterable[LabGame], players: int, summary: Summary) -> CellMetrics:
-    """Every metric of a cell's games; ``summary`` (the game's own) takes their details."""
-    played = list(games)
+    """Every metric of a cell's games; ``summary`` (the game's own) takes their details.
+
+    Details are handed to the summary as the games stream past and then dropped (a
+    Glory Ranch game's run to kilobytes), so only the numbers stay in memory.
+    """
+    played = []
+    for g in games:
+        if not g.truncated:
+            summary.add(g.details)
+        played.append(replace(g, details={}))
     done = [g for g in played if not g.truncated]
     flowing = [g for g in done if g.flow.points >= 2]
-    for g in done:
-        summary.add(g.details)
     won = [g for g in flowing if g.flow.winner_last is not None]
     return CellMetrics(
         games=len(played),
