@@ -4,20 +4,35 @@ from __future__ import annotations
 
 import random
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
 from ranchhand.bots import RandomBot
 from ranchhand.core.runner import play
-from ranchhand.envs.gymnasium import env
+from ranchhand.envs.gymnasium import env, register_games
 from tests.envs.cases import CASES, GAMES, encoded, random_index
+
+register_games()  # the toy game, registered by tests.envs.cases
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_check_env(name: str, players: int) -> None:
     encoded(name, players)
     check_env(env(name, players, opponents="random", seat="random", render_mode="ansi"))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gymnasium_make_knows_every_game(name: str) -> None:
+    """Made by name, the checker also tries every render mode through the spec."""
+    encoded(name)
+    made = gymnasium.make(f"ranchhand/{name}-v0", opponents="random", render_mode="ansi")
+    check_env(made.unwrapped)
+    made.reset(seed=1)
+    rendered = made.render()
+    assert isinstance(rendered, str)
+    assert rendered.strip()
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -3,6 +3,8 @@
 The learner plays one seat; our bots play the others, each from its own
 observation, with the generator ``ranchhand play`` would give them for the same
 seed. Chance is drawn inside the environment from the seed given to ``reset``.
+Importing the module names each game for ``gymnasium.make``:
+``gymnasium.make("ranchhand/rocket-ranchers-v0", opponents="random")``.
 An episode is one game: the reward is 0 until the end, then +1 for a win, -1
 for a loss and 0 when the game is cut off by ``max_turns`` (``truncated``).
 
@@ -24,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ranchhand.core.errors import OptionError
-from ranchhand.core.registry import bot_factory
+from ranchhand.core.registry import GAME_MODULES, bot_factory
 from ranchhand.core.runner import derive_seed
 from ranchhand.envs.table import Table, load_for_research
 
@@ -151,3 +153,18 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 env = RanchGymEnv
 """``env("rocket-ranchers", players=2, opponents="greedy")``: the short name for the class."""
+
+
+def register_games() -> None:
+    """Name every registered game ``ranchhand/<id>-v0`` for ``gymnasium.make`` (and so for
+    Gymnasium's vector environments); importing this module does it, and a game
+    registered later (``ranchhand.core.registry.register``) is named by calling it again."""
+    for name in GAME_MODULES:
+        env_id = f"ranchhand/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                env_id, entry_point=f"{__name__}:RanchGymEnv", kwargs={"game_name": name}
+            )
+
+
+register_games()
