@@ -122,10 +122,12 @@ def test_greedy_guards_a_valuable_herd_with_a_big_dog_and_daring_does_not() -> N
 def test_greedy_collects_a_missing_species_keeping_those_it_has() -> None:
     state = table({"rabbit": 8, "sheep": 1})
     choice = BOTS["greedy"]().act(state.observe(0), _legal(state), None)  # type: ignore[arg-type]
-    assert choice == Roll(), "a pig would cost the only sheep"
-    state = table({"rabbit": 13, "sheep": 1})  # under 20 rabbits: no small dog yet
+    assert choice == Roll(), "a pig would cost the only sheep or the rabbits it breeds with"
+    state = table({"rabbit": 19, "sheep": 3})
     choice = BOTS["greedy"]().act(state.observe(0), _legal(state), None)  # type: ignore[arg-type]
-    assert str(choice) == "trade 12 rabbit > pig"
+    assert isinstance(choice, Trade) and choice.take == (0, 0, 1, 0, 0, 0, 0)
+    left = [m - g for m, g in zip(state.animals[0], choice.give, strict=True)]
+    assert left[0] >= 12 and left[1] >= 1, "keeps its rabbit reserve and a sheep"
 
 
 def test_with_nothing_to_exchange_the_bots_roll() -> None:
