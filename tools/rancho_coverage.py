@@ -42,7 +42,7 @@ def main() -> None:
     rows = []
     for board, seats in TABLES:
         one = measure(seats, args.games, args.seed, board=board)
-        measure(seats, args.games, args.seed, coverage=total, board=board)
+        total.absorb(one)
         rows.append({"board": board, "seats": ",".join(seats), **one.to_json()})
     if args.json:
         print(json.dumps({"tables": rows, "total": total.to_json()}, indent=2))
@@ -62,9 +62,12 @@ def main() -> None:
         )
         for kind, n in sorted(row["missed"].items()):
             print(f"{'':13}no index: {kind}: {n}")
+    chosen = ", ".join(
+        f"{bot} {100 * total.chosen_share(bot):.3f}%" for bot in sorted(total.chosen)
+    )
     print(
-        f"all tables: legal {100 * total.legal_share():.3f}%, chosen "
-        + ", ".join(f"{bot} {100 * total.chosen_share(bot):.3f}%" for bot in sorted(total.chosen))
+        f"all tables: legal {100 * total.legal_share():.3f}%, chosen {chosen}, simple deals "
+        f"{100 * total.simple_share():.1f}%, in steps {100 * total.simple_steps_share():.1f}%"
     )
 
 

@@ -48,6 +48,20 @@ class Coverage:
     simple_encoded: int = 0
     simple_by_steps: int = 0
 
+    def absorb(self, other: Coverage) -> None:
+        """Add ``other``'s counts to these (a total over several tables)."""
+        for name in ("games", "decisions", "legal", "legal_encoded", "simple"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.simple_encoded += other.simple_encoded
+        self.simple_by_steps += other.simple_by_steps
+        for mine, theirs in (
+            (self.chosen, other.chosen),
+            (self.chosen_encoded, other.chosen_encoded),
+            (self.missed, other.missed),
+        ):
+            for key, count in theirs.items():
+                mine[key] = mine.get(key, 0) + count
+
     def legal_share(self) -> float:
         return self.legal_encoded / self.legal if self.legal else 1.0
 

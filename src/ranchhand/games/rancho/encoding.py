@@ -123,7 +123,6 @@ class RanchoEncoding(Encoding):
 
     def __init__(self, game: RanchoGame) -> None:
         super().__init__(game)
-        self.rancho = game
         self.trades = one_animal_trades(game.values)
         self.trade_index = {deal: len(FIXED) + i for i, (deal, *_rest) in enumerate(self.trades)}
         self.purchase_base = len(FIXED) + len(self.trades)
