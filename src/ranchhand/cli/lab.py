@@ -84,6 +84,7 @@ def simulation_runner(
 
 
 def _stored(chosen: Backend, store: Store) -> Run:
+    """A runner that keeps each simulation in ``store`` as a run of one cell."""
     from ranchhand.lab.sweep import Setting, run_settings
 
     def run(sim: Simulation, jobs: int | None, progress: Progress, control: StopControl) -> Report:

@@ -133,10 +133,10 @@ def run_settings(
     result = SweepResult(run)
     start = time.perf_counter()
     try:
-        for setting in settings:
+        for setting in settings:  # a stop ends the cell at hand (even the first) and the run
+            result.cells.append((setting, run_cell(setting.sim, backend, store, control, progress)))
             if control.requested:
                 break
-            result.cells.append((setting, run_cell(setting.sim, backend, store, control, progress)))
     finally:
         result.seconds = time.perf_counter() - start
         stopped = control.requested or any(r.report.partial for _, r in result.cells)
