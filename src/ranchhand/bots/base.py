@@ -17,8 +17,16 @@ class Bot(ABC):
 
     name: ClassVar[str] = "bot"
     reads_observation: ClassVar[bool] = True
-    """False for a bot that chooses without looking (it is then handed None, and the
-    observation is never made: the runner skips the work for it)."""
+    """False for a bot that chooses without looking (see :meth:`needs_observation`)."""
+
+    def needs_observation(self, legal_actions: Sequence[Hashable]) -> bool:
+        """Whether :meth:`act` will look at the observation to choose among these actions.
+
+        When it will not (a forced move, a random pick), the runner makes none and hands
+        ``act`` None: making observations is much of a simulation's time. The base answers
+        :attr:`reads_observation`.
+        """
+        return self.reads_observation
 
     @abstractmethod
     def act(

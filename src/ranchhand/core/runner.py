@@ -24,8 +24,8 @@ class Seat(Protocol):
     ``seat.choose(state, player, undoable=n)`` instead, so it can parse what is
     typed; it may answer :data:`UNDO` to take back one of its last ``n`` actions.
     A seat with a ``bind(game)`` method (a search bot) is given the game first. A seat
-    with ``reads_observation = False`` is handed None for the observation, which then
-    is not made (the random bot: simulations spend much of their time making them).
+    whose ``needs_observation(legal_actions)`` answers False is handed None for the
+    observation, which then is not made (see :meth:`ranchhand.bots.base.Bot.needs_observation`).
     """
 
     def act(
@@ -181,9 +181,10 @@ def _choices(
         seat = seats[player]
         action: Hashable
         if not getattr(seat, "interactive", False):
-            # A bot that never looks at its observation (the random bot) is spared its making.
-            seen = state.observe(player) if getattr(seat, "reads_observation", True) else None
-            action = seat.act(seen, state.legal_actions(player), bot_rng)
+            legal = state.legal_actions(player)
+            needs = getattr(seat, "needs_observation", None)
+            seen = state.observe(player) if needs is None or needs(legal) else None
+            action = seat.act(seen, legal, bot_rng)
         elif len(pending) > len(moves):
             action = pending[-1 - len(moves)].action
         else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ranchhand.bots.base import Bot
@@ -55,22 +56,43 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
+    def __init__(self) -> None:
+        self._known: Knowledge | None = None
+        """The printed cards' numbers of the game being played (from ``bind`` or a look)."""
+
+    def bind(self, game: Any) -> None:
+        """Learn the deck before the first move, so a card to shed needs no observation."""
+        self._known = knowledge(game.deck)
+
+    def needs_observation(self, legal_actions: Sequence[Hashable]) -> bool:
+        """A forced move, a sign (at random) and a card to shed (by its printed numbers)
+        are chosen without looking at the table."""
+        first = legal_actions[0]
+        if len(legal_actions) == 1 or isinstance(first, Choose):
+            return False
+        return not (isinstance(first, HandCard) and first.verb != "play" and self._known)
+
     def act(
         self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random
     ) -> Hashable:
-        obs: GloryObservation = observation
+        obs: GloryObservation | None = observation
         first = legal_actions[0]
         if len(legal_actions) == 1:
             return first
         if isinstance(first, Choose):
             return legal_actions[rng.randrange(len(legal_actions))]
-        k = knowledge(obs.cards)
-        if isinstance(first, HandCard):
-            if first.verb == "play":
-                me = seat(obs)
-                before = ranch_points(k.tables, obs.ranches, me, len(obs.hand) - 1)
-                return max(legal_actions, key=lambda a: play_value(k, obs, a, before))  # type: ignore[arg-type]
+        if obs is not None:
+            self._known = knowledge(obs.cards)
+        k = self._known
+        assert k is not None, "needs_observation asks for a look until the deck is known"
+        if isinstance(first, HandCard) and first.verb != "play":
             return max(legal_actions, key=lambda a: shed_value(k, a.card))  # type: ignore[attr-defined]
+        assert obs is not None, "every other choice looks at the table"
+        if isinstance(first, HandCard):
+            me = seat(obs)
+            before = ranch_points(k.tables, obs.ranches, me, len(obs.hand) - 1)
+            others = Others.of(obs)
+            return max(legal_actions, key=lambda a: play_value(k, obs, a, before, others))  # type: ignore[arg-type]
         if isinstance(first, Target):
             return choose_target(k, obs, legal_actions)  # type: ignore[arg-type]
         if isinstance(first, Place):
@@ -85,7 +107,23 @@ def seat(obs: GloryObservation) -> int:
     return obs.player
 
 
-def play_value(k: Knowledge, obs: GloryObservation, action: HandCard, before: int) -> float:
+@dataclass(frozen=True)
+class Others:
+    """The other seats and their smallest hand: worked out once a decision, not per card."""
+
+    seats: list[int]
+    smallest: int
+
+    @classmethod
+    def of(cls, obs: GloryObservation) -> Others:
+        me = seat(obs)
+        seats = [p for p in range(obs.players) if p != me]
+        return cls(seats, min(obs.hand_sizes[p] for p in seats))
+
+
+def play_value(
+    k: Knowledge, obs: GloryObservation, action: HandCard, before: int, others: Others
+) -> float:
     """Glory gained now + penalty taken out of the hand + the actions' rough worth.
 
     ``before`` is my ranch's points now (with the hand one card smaller).
@@ -103,7 +141,7 @@ def play_value(k: Knowledge, obs: GloryObservation, action: HandCard, before: in
     rest = list(obs.hand)
     rest.remove(card.index)
     for effect in actions:
-        value += effect_value(k, obs, effect, rest, ranches)
+        value += effect_value(k, obs, effect, rest, ranches, others)
     return value
 
 
@@ -185,7 +223,12 @@ def place_value(k: Knowledge, obs: GloryObservation, slot: int) -> float:
 
 
 def effect_value(
-    k: Knowledge, obs: GloryObservation, e: Effect, rest: list[int], ranches: list[list[int]]
+    k: Knowledge,
+    obs: GloryObservation,
+    e: Effect,
+    rest: list[int],
+    ranches: list[list[int]],
+    around: Others,
 ) -> float:
     """A rough worth to me of one action of the card I play (``rest``: my hand after).
 
@@ -193,8 +236,8 @@ def effect_value(
     than mine), because a card stuck in hand scores its penalty.
     """
     me = seat(obs)
-    others = [p for p in range(obs.players) if p != me]
-    soon = min(obs.hand_sizes[p] for p in others) <= len(rest) + 1
+    others = around.seats
+    soon = around.smallest <= len(rest) + 1
     own_draw = -2.0 if soon else -0.5
     do = e.do
     if do == "draw":
@@ -213,8 +256,7 @@ def effect_value(
     if do == "pass":
         return 0.5 if rest else 0.0
     if do == "trade":
-        smallest = min(obs.hand_sizes[p] for p in others)
-        return 1.5 * (len(rest) - smallest) + sum(k.penalty[i] for i in rest) * 0.3
+        return 1.5 * (len(rest) - around.smallest) + sum(k.penalty[i] for i in rest) * 0.3
     if do == "steal":
         return -0.5 * e.n
     if do == "skip":

@@ -7,7 +7,7 @@ count lists), shared by the rules, the bots and the tests.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ranchhand.games.glory_ranch.cards import Bonus, Deck
 
@@ -20,6 +20,11 @@ class Tables:
     penalty: tuple[int, ...]
     family: tuple[str, ...]
     bonus: tuple[Bonus | None, ...]
+    bonuses: dict[tuple[tuple[int, ...], bool], int] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Memo of :func:`bonus_points` by ranch and empty hand, for ranches whose bonuses
+    look at no other ranch (bots score every card they might play, at every decision)."""
 
     @classmethod
     def of(cls, deck: Deck) -> Tables:
@@ -43,7 +48,12 @@ def bonus_points(
 ) -> int:
     """The Hour Glass Glory of ``player``'s ranch at round end."""
     ranch = ranches[player]
+    key = (tuple(ranch), hand_size == 0)
+    known = tables.bonuses.get(key)
+    if known is not None:
+        return known
     total = 0
+    alone = True  # no "most" bonus: the points depend on this ranch and hand alone
     for slot, k in enumerate(ranch):
         bonus = tables.bonus[k]
         if bonus is None:
@@ -58,6 +68,7 @@ def bonus_points(
             end = 0 if bonus.at == "left" else len(ranch) - 1
             total += bonus.glory if slot == end else 0
         elif kind == "most":
+            alone = False
             mine = _count(tables, ranch, bonus.of)
             best = max(_count(tables, r, bonus.of) for r in ranches)
             total += bonus.glory if mine >= 1 and mine >= best else 0
@@ -65,6 +76,10 @@ def bonus_points(
             total += bonus.glory if hand_size == 0 else 0
         else:  # variety
             total += bonus.glory * len({tables.family[c] for c in ranch})
+    if alone:
+        if len(tables.bonuses) > 100_000:
+            tables.bonuses.clear()
+        tables.bonuses[key] = total
     return total
 
 

@@ -80,9 +80,18 @@ class GreedyBot(Bot):
         self._known_options: object = None
         self._kind_values: dict[int, float] = {}
 
+    def needs_observation(self, legal_actions: Sequence[Hashable]) -> bool:
+        """After the refill (the list opens with 'end turn') the bot ends its turn unseen."""
+        return legal_actions[0] is not END_TURN
+
     def act(
-        self, observation: RocketObservation, legal_actions: Sequence[Hashable], rng: random.Random
+        self,
+        observation: RocketObservation | None,
+        legal_actions: Sequence[Hashable],
+        rng: random.Random,
     ) -> Hashable:
+        if observation is None:  # only after the refill (see needs_observation)
+            return END_TURN
         self._prepare(observation)
         if observation.phase == "place":
             return self._place(observation, legal_actions)
