@@ -12,7 +12,7 @@ from ranchhand.core import DataError, InvalidAction, StateError
 from ranchhand.core.registry import load
 from ranchhand.games.super_farmer import BOTS, VIEW
 from ranchhand.games.super_farmer.actions import Roll, Trade
-from ranchhand.games.super_farmer.summary import quantile
+from ranchhand.games.super_farmer.summary import COUNTED, quantile
 from ranchhand.games.super_farmer.tables import load_tables
 from tests.games.super_farmer.helpers import holding, table
 
@@ -143,15 +143,14 @@ def test_quartiles_of_a_histogram() -> None:
 
 def test_the_summary_reports_turns_to_win() -> None:
     game = load("super-farmer", 1)
-    base = dict.fromkeys(
-        ("fox_strikes", "wolf_strikes", "rabbits_lost", "value_lost", "dogs_given", "trades"), 1
-    )
+    base = dict.fromkeys(COUNTED, 1)
     result = game.summarize(
-        [{**base, "winner": 0, "turns": t} for t in (30, 40, 50)]
-        + [{**base, "winner": None, "turns": 1000}]
+        [{**base, "winner": 0, "turns": t, "rolls": t - 1} for t in (30, 40, 50)]
+        + [{**base, "winner": None, "turns": 1000, "rolls": 1000}]
     )
     assert result["games"] == 4 and result["wins_by_seat"] == [3]
     assert result["turns_to_win"]["median"] == 40 and result["turns_to_win"]["mean"] == 40
+    assert result["rolls_to_win"]["q1"] == 34
     assert result["mean_trades"] == 1
     assert VIEW.render_summary(result) is not None
 

@@ -203,6 +203,7 @@ def test_winning_after_an_exchange() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (0,) and outcome.reason == "full herd"
     assert state.turn == 1, "the winning turn counts"
+    assert state.details()["rolls"] == 0, "won before rolling"
 
 
 def test_winning_after_a_roll() -> None:
@@ -214,6 +215,7 @@ def test_winning_after_a_roll() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (0,)
     assert state.current_player() < 0 and state.turn == 1
+    assert state.details()["rolls"] == 1
 
 
 def test_an_exchange_that_gives_up_a_species_does_not_win() -> None:

@@ -42,8 +42,18 @@ if TYPE_CHECKING:
 
 PHASES = ("trade", "roll")
 TRADE, ROLL = range(2)
-STATS = ("fox_strikes", "wolf_strikes", "rabbits_lost", "value_lost", "dogs_given", "trades")
-"""What each state counts for simulation reports (``details``)."""
+STATS = (
+    "rolls",
+    "fox_strikes",
+    "wolf_strikes",
+    "rabbits_lost",
+    "value_lost",
+    "dogs_given",
+    "trades",
+)
+"""What each state counts for simulation reports (``details``). ``rolls`` is the measure
+of the published solitaire studies, whose turn is a roll followed by an exchange: a game
+won by an exchange counts one turn here (the turn that exchange opens) and no roll."""
 
 
 class SuperFarmerState(State):
@@ -122,6 +132,7 @@ class SuperFarmerState(State):
 
     def _rolled(self, roll: DiceRoll) -> None:
         self.dice = (roll.wolf, roll.fox)
+        self.stats["rolls"] += 1
         predators = [face for face in self.dice if face in (FOX, WOLF)]
         if self.game.options["predators"] == "wolf-first":
             predators.sort(reverse=True)

@@ -1,8 +1,10 @@
 """Simulation summary of Super Farmer: turns to win with quartiles, wins by seat, predators.
 
 The published figures for this game are turns to win in solitaire games (median,
-quartiles), so the summary keeps a histogram of game lengths (one count per length,
-a few hundred numbers at most) rather than every game's details.
+quartiles), so the summary keeps histograms of the won games' lengths (one count per
+length, a few hundred numbers at most) rather than every game's details: in turns as
+ranchhand counts them, and in rolls of the dice (the whole table's), which is what the
+published studies count as a solitaire's turns (see ``state.STATS``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from ranchhand.core.game import Summary
 
 COUNTED = ("fox_strikes", "wolf_strikes", "rabbits_lost", "value_lost", "dogs_given", "trades")
+"""The running counts of ``details`` averaged over games."""
 
 
 def quantile(histogram: Mapping[int, int], q: float) -> float:
@@ -46,39 +49,44 @@ class SuperFarmerSummary(Summary):
     def __init__(self, players: int) -> None:
         self.games = 0
         self.wins = [0] * players
-        self.lengths: Counter[int] = Counter()
         self.won_lengths: Counter[int] = Counter()
+        self.won_rolls: Counter[int] = Counter()
         self.totals = dict.fromkeys(COUNTED, 0)
 
     def add(self, details: Mapping[str, Any]) -> None:
         self.games += 1
-        self.lengths[details["turns"]] += 1
         for key in COUNTED:
             self.totals[key] += details[key]
         if details.get("winner") is not None:
             self.wins[details["winner"]] += 1
             self.won_lengths[details["turns"]] += 1
+            self.won_rolls[details["rolls"]] += 1
 
     def result(self) -> dict[str, Any]:
         games = self.games
         if not games:
             return {}
-        won = self.won_lengths
         average = {key: total / games for key, total in self.totals.items()}
-        turns_to_win: dict[str, float] = {}
-        if won:
-            count = sum(won.values())
-            turns_to_win = {
-                "mean": sum(t * n for t, n in won.items()) / count,
-                "q1": quantile(won, 0.25),
-                "median": quantile(won, 0.5),
-                "q3": quantile(won, 0.75),
-                "p90": quantile(won, 0.9),
-            }
+        turns_to_win = _describe(self.won_lengths)
         return {
             "games": games,
             "wins_by_seat": list(self.wins),
             "turns_to_win": turns_to_win,
+            "rolls_to_win": _describe(self.won_rolls),
             **{f"mean_{key}": value for key, value in average.items()},
             "average": {**average, "median_turns_to_win": turns_to_win.get("median", 0.0)},
         }
+
+
+def _describe(histogram: Mapping[int, int]) -> dict[str, float]:
+    """Mean, quartiles and p90 of the values counted in ``histogram`` ({} if none)."""
+    if not histogram:
+        return {}
+    count = sum(histogram.values())
+    return {
+        "mean": sum(value * n for value, n in histogram.items()) / count,
+        "q1": quantile(histogram, 0.25),
+        "median": quantile(histogram, 0.5),
+        "q3": quantile(histogram, 0.75),
+        "p90": quantile(histogram, 0.9),
+    }

@@ -88,8 +88,9 @@ class SuperFarmerView(GameView):
         table = Table(title="Super Farmer summary", title_justify="left")
         table.add_column("measure")
         table.add_column("value", justify="right")
-        for name, turns in summary["turns_to_win"].items():
-            table.add_row(f"turns to win: {name}", f"{turns:.1f}")
+        for measure in ("turns_to_win", "rolls_to_win"):
+            for name, value in summary[measure].items():
+                table.add_row(f"{measure.replace('_', ' ')}: {name}", f"{value:.1f}")
         table.add_row("wins by seat", " ".join(map(str, summary["wins_by_seat"])))
         for key, value in summary.items():
             if key.startswith("mean_"):
