@@ -10,6 +10,7 @@ that player's observation alone, never from the full state.
 from __future__ import annotations
 
 import io
+import operator
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -67,8 +68,8 @@ class Table:
         """Start a new game. With a seed, its chance draws follow ``ranchhand play --seed``;
         without, the seed is the next one drawn after the last seeded reset."""
         if seed is not None:
-            self._seeder = random.Random(seed)
-            self.seed = seed
+            self.seed = operator.index(seed)  # numpy integers too, never a float
+            self._seeder = random.Random(self.seed)
         else:
             self.seed = self._seeder.getrandbits(63)
         self._chance = random.Random(derive_seed(self.seed, "chance"))
