@@ -90,6 +90,12 @@ def measure(play_one: Loop, seconds: float, seed: int) -> Rate:
             return Rate(games, steps, elapsed)
 
 
+def pick(legal: Sequence[int] | np.ndarray, rng: np.random.Generator) -> int:
+    """One of ``legal``, uniformly: the same cheap draw in every loop (``Generator.choice``
+    costs more than some adapters' whole step)."""
+    return int(legal[int(rng.integers(len(legal)))])
+
+
 # ------------------------------------------------------------------ our game
 def engine_loop(game: Game, work: str = "") -> Loop:
     """The engine by itself (``work`` empty), or driven by index as an adapter drives it:
@@ -106,7 +112,7 @@ def engine_loop(game: Game, work: str = "") -> Loop:
         else:
             actions = state.legal_actions(player)
             return actions[int(rng.integers(len(actions)))]
-        return state.index_to_action(int(legal[int(rng.integers(len(legal)))]), player)
+        return state.index_to_action(pick(legal, rng), player)
 
     def play_one(rng: np.random.Generator) -> int:
         chance = random.Random(int(rng.integers(2**32)))
@@ -137,7 +143,7 @@ def pettingzoo_loop(make: Callable[[], Any]) -> Loop:
                 env.step(None)
                 continue
             mask = observation["action_mask"]
-            env.step(int(rng.choice(np.flatnonzero(mask))))
+            env.step(pick(np.flatnonzero(mask), rng))
             steps += 1
             del agent
         return steps
@@ -155,7 +161,7 @@ def gymnasium_loop(game: Game) -> Loop:
         steps = 0
         over = False
         while not over:
-            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            action = pick(np.flatnonzero(info["action_mask"]), rng)
             _, _, terminated, truncated, info = env.step(action)
             over = terminated or truncated
             steps += 1
@@ -182,7 +188,7 @@ def openspiel_loop(game: Any, observe: bool) -> Loop:
                     if observe:
                         state.observation_tensor(player)
                     legal = state.legal_actions(player)
-                    chosen.append(legal[int(rng.integers(len(legal)))])
+                    chosen.append(pick(legal, rng))
                 # players outside the contest only wait: count the engine's deciders
                 ranch = getattr(state, "ranch", None)
                 steps += game.num_players() if ranch is None else len(ranch.acting_players())
@@ -191,7 +197,7 @@ def openspiel_loop(game: Any, observe: bool) -> Loop:
                 if observe:
                     state.observation_tensor()
                 legal = state.legal_actions()
-                state.apply_action(legal[int(rng.integers(len(legal)))])
+                state.apply_action(pick(legal, rng))
                 steps += 1
         return steps
 
@@ -323,8 +329,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     started = datetime.now(UTC)
     rows = []
     for name in names:
-        rows.extend(our_rows(name, args.players, args.seconds, args.seed))
-        print(table(rows[-7:]), flush=True)
+        ours = our_rows(name, args.players, args.seconds, args.seed)
+        print(table(ours), flush=True)
+        rows.extend(ours)
     rows.extend(reference_rows(args.seconds, args.seed))
     print()
     print(

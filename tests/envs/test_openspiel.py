@@ -75,11 +75,11 @@ def test_register_names_every_encoded_game_and_is_idempotent() -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_random_sim_test_passes_at_smallest_and_largest_table(name: str) -> None:
+def test_random_sim_test_passes_with_serialization_at_smallest_and_largest_table(name: str) -> None:
     cls = _ranch_class(name)
     for players in sorted({cls.min_players, cls.max_players}):
         game = pyspiel.load_game(name, {"players": players})
-        pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("name", GAMES)
