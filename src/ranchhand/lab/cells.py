@@ -3,8 +3,8 @@ report on all of them as ``simulate`` would.
 
 Games already stored for the cell (same game version, seats, options and seed) are not
 played again, so a rerun is free and an interrupted run resumes where it stopped. New
-games reach the store in batches as they finish in index order; a stop keeps every
-game finished so far. Without a store the cell is simply played (``--backend ray``
+games reach the store in index order, in batches at least once a second; a stop keeps
+every game finished so far. Without a store the cell is simply played (``--backend ray``
 on ``simulate``).
 """
 
@@ -26,7 +26,10 @@ from ranchhand.sim.tally import GameSummary, InOrder, Tally
 from ranchhand.sim.workers import StopControl
 
 BATCH = 200
-"""Games written to the store per transaction."""
+"""Games written to the store per transaction at most."""
+
+FLUSH_SECONDS = 1.0
+"""The longest a finished game waits to be written (so a killed run loses little)."""
 
 TRACE_VERSION = 1
 """Bumped when what a stored game holds changes meaning, so old rows are not reused."""
@@ -79,19 +82,21 @@ class Keeper(Tally):
         self.store, self.cell = store, cell
         self.pending: list[LabGame] = []
         self.played = 0
+        self.flushed = time.monotonic()
 
     def add(self, result: GameSummary) -> None:
         super().add(result)
         self.played += 1
         if self.store is not None and isinstance(result, LabGame):
             self.pending.append(result)
-            if len(self.pending) >= BATCH:
+            if len(self.pending) >= BATCH or time.monotonic() - self.flushed >= FLUSH_SECONDS:
                 self.flush()
 
     def flush(self) -> None:
         if self.store is not None and self.cell is not None:
             self.store.add_games(self.cell, self.pending)
         self.pending = []
+        self.flushed = time.monotonic()
 
 
 @dataclass
