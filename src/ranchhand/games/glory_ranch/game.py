@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ranchhand.core import Game, Option
-from ranchhand.games.glory_ranch.actions import Draw, Steal
+from ranchhand.games.glory_ranch.actions import Draw, HandCard, Steal
 from ranchhand.games.glory_ranch.cards import DECK_FILE, Deck, Effect, check_deck, load_deck
 from ranchhand.games.glory_ranch.scoring import Tables
 from ranchhand.games.glory_ranch.summary import GlorySummary
@@ -86,6 +86,11 @@ class GloryRanch(Game):
         self.index = {c.id: c.index for c in self.deck.cards}
         self.draws = tuple(Draw(i) for i in self.ids)
         self.steals = tuple(Steal(i) for i in self.ids)
+        self.hand_cards = {
+            verb: tuple(HandCard(verb, i) for i in self.ids)
+            for verb in ("play", "discard", "give", "pass")
+        }
+        """Each card as the action choosing it from a hand, by verb: made once, not per list."""
         # Every distinct action of the deck gets a number, so pending steps are plain data.
         effects: list[Effect] = []
         number: dict[Effect, int] = {}

@@ -375,8 +375,8 @@ class GloryState(State):
         self.played_slot = slot
 
     def _hand_choices(self, verb: str, player: int) -> list[Hashable]:
-        ids = self.game.ids
-        return [HandCard(verb, ids[k]) for k, c in enumerate(self.hands[player]) if c]
+        cards, hand = self.game.hand_cards[verb], self.hands[player]
+        return [cards[k] for k in compress(range(len(hand)), hand)]
 
     def _options(self, step: Step) -> list[Hashable]:
         """The choices a decision step offers (empty: it cannot be done and is skipped)."""

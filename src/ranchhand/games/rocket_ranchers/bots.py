@@ -138,17 +138,18 @@ class GreedyBot(Bot):
             self._homes = self._corral_homes(obs)
         known = self._kind_values
         missing = [k for k in set(obs.display) if k >= 0 and k not in known]
-        if missing:
-            species, biome = obs.tables.species, obs.tables.biome
-            potential, size = self._potential, self._size
+        if missing:  # _potential and _size written out: this runs at every beam decision
+            species, biome, dots = obs.tables.species, obs.tables.biome, obs.tables.dots
+            table, by_dots = self._table, self._dots
             homes, empty = self._homes
             for kind in missing:
+                size = dots[kind] if by_dots else 1
                 best = self.found_value
                 if empty:
-                    best = max(best, potential(obs, size(obs, kind), 1))
+                    best = max(best, table[min(size, 60)][1])
                 for amount, biomes, before in homes.get(species[kind], ()):
                     grown = (biomes | 1 << biome[kind]).bit_count()
-                    best = max(best, potential(obs, amount + size(obs, kind), grown) - before)
+                    best = max(best, table[min(amount + size, 60)][min(grown, 10)] - before)
                 known[kind] = best
         return known
 
