@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import ranchhand.lab
 from ranchhand.cli.main import app
 
 runner = CliRunner()
@@ -72,3 +73,14 @@ def test_the_ray_backend_says_how_to_install_ray(monkeypatch: pytest.MonkeyPatch
 def _flat(text: str) -> str:
     """Output with the console's line wrapping undone."""
     return " ".join(text.split())
+
+
+def test_the_report_says_how_to_install_matplotlib(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in ("report", "plots"):  # forget them, so the command imports them afresh
+        monkeypatch.delitem(sys.modules, f"ranchhand.lab.{name}", raising=False)
+        monkeypatch.delattr(ranchhand.lab, name, raising=False)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if it were not installed
+    result = runner.invoke(app, ["report", "--store", str(tmp_path / "lab.sqlite")])
+    assert result.exit_code == 2 and 'pip install "ranchhand[lab]"' in _flat(result.output)

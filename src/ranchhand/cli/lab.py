@@ -200,7 +200,11 @@ def report_command(
     store: StoreOption = None,
 ) -> None:
     """Write one self-contained HTML report (metrics, plots, commands) of stored runs."""
-    from ranchhand.lab.report import render
+    try:
+        from ranchhand.lab.report import render
+    except ImportError as missing:
+        _fail(f'reports need matplotlib ({missing}): pip install "ranchhand[lab]"')
+        return
 
     path = store or default_path()
     try:
