@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 import ranchhand.lab
 from ranchhand.cli.main import app
+from ranchhand.lab.store import Store
 
 runner = CliRunner()
 SWEEP = ["sweep", "rancho", "--vary", "dice=twin,farmer", "--players", "2", "--games", "8",
@@ -60,6 +61,10 @@ def test_bad_sweeps_fail_before_any_game(tmp_path: Path) -> None:
     ):
         result = runner.invoke(app, ["sweep", "rancho", *bad, "--games", "2", *store])
         assert result.exit_code == 2 and said in _flat(result.output), result.output
+    missing = runner.invoke(app, ["report", *store, "--out", str(tmp_path / "r.html")])
+    assert missing.exit_code == 2 and "no lab store at" in _flat(missing.output)
+    assert not (tmp_path / "lab.sqlite").exists()
+    Store(tmp_path / "lab.sqlite").close()
     empty = runner.invoke(app, ["report", *store, "--out", str(tmp_path / "r.html")])
     assert empty.exit_code == 2 and "no runs yet" in _flat(empty.output)
 
@@ -82,5 +87,5 @@ def test_the_report_says_how_to_install_matplotlib(
         monkeypatch.delitem(sys.modules, f"ranchhand.lab.{name}", raising=False)
         monkeypatch.delattr(ranchhand.lab, name, raising=False)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if it were not installed
-    result = runner.invoke(app, ["report", "--store", str(tmp_path / "lab.sqlite")])
+    result = runner.invoke(app, ["report", "--store", str(tmp_path / "none.sqlite")])
     assert result.exit_code == 2 and 'pip install "ranchhand[lab]"' in _flat(result.output)

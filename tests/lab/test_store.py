@@ -83,5 +83,6 @@ def test_every_registered_game_is_traced(name: str) -> None:
     plain = simulate(sim, jobs=1).to_json()
     assert traced.turns == plain["turns"]["mean"] or traced.truncated
     assert traced.decisions >= 1 and traced.choices >= traced.decisions
-    if sim.load().new_initial_state().standing() is not None:
-        assert traced.flow.points >= 2
+    standing = sim.load().new_initial_state().standing()
+    if standing is not None:
+        assert len(standing) == cls.min_players and traced.flow.points >= 2

@@ -168,10 +168,18 @@ def sweep_command(
         raise typer.Exit(128 + control.signal)
 
 
+def _existing(store: Path | None) -> Path:
+    """The store to read; reading never creates one (a typo in --store would go unseen)."""
+    path = store or default_path()
+    if not path.exists():
+        _fail(f"no lab store at {path} yet: ranchhand sweep (or simulate --store) makes it")
+    return path
+
+
 @app.command("runs")
 def runs_command(store: StoreOption = None) -> None:
     """List the runs kept in the lab store."""
-    path = store or default_path()
+    path = _existing(store)
     try:
         with Store(path) as kept:
             runs = kept.runs()
@@ -206,7 +214,7 @@ def report_command(
         _fail(f'reports need matplotlib ({missing}): pip install "ranchhand[lab]"')
         return
 
-    path = store or default_path()
+    path = _existing(store)
     try:
         with Store(path) as kept:
             chosen = list(runs or [])

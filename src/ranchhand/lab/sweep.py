@@ -67,7 +67,8 @@ class Plan:
     seed: int
 
     def settings(self) -> list[Setting]:
-        """Every combination of lineup and varied option values, in the order given."""
+        """Every combination of lineup and varied option values, in the order given, each
+        checked (game, players, bots, option values) so a typo fails before any game."""
         if not self.lineups:
             raise OptionError("a sweep needs at least one lineup of seats")
         names = [name for name, _ in self.varied]
@@ -84,6 +85,7 @@ class Plan:
             sim = Simulation(
                 canonical_name(self.game), tuple(seats), self.games, self.seed, options
             )
+            sim.check()
             settings.append(Setting(label, sim))
         return settings
 
