@@ -86,6 +86,8 @@ STRIKE_BASE = len(ROLL_PAIRS)
 """Chance index ``STRIKE_BASE + price - 1``: the six-sided die strikes that price."""
 EXPAND_MOVES = 60
 """Deals and arrangements in one expand step assumed by :attr:`max_game_length`."""
+EXPAND_MEMO = 50_000
+"""Positions whose trades are remembered before the memo starts afresh (memory stays flat)."""
 TURNS_WITHOUT_LIMIT = 1000
 """Turns assumed by :attr:`max_game_length` when ``max_turns`` is 0 (as ``simulate`` does)."""
 
@@ -144,6 +146,9 @@ class RanchoEncoding(Encoding):
         ]
         self.tensor = RanchoTensor(game)
         self._memo: tuple[list[Hashable], dict[int, Hashable]] | None = None
+        self._expand_memo: dict[
+            tuple[int, ...], tuple[tuple[tuple[int, Deal], ...], Deal | None]
+        ] = {}
 
     # ---------------------------------------------------------------- actions
     @property
@@ -186,21 +191,38 @@ class RanchoEncoding(Encoding):
                     raise AssertionError(f"index {index} names {out[index]} and {action}")
                 out[index] = action
         if rancho.phase == EXPAND:
-            self._unlisted_trades(rancho, player, out)
-            win = winning_deal(rancho, player)
+            trades, win = self._expand_deals(rancho, player)
+            for index, deal in trades:
+                out.setdefault(index, deal)
             if win is not None and win not in out.values():
                 out[COMPLETE] = win
         return out
 
-    def _unlisted_trades(self, state: RanchoState, player: int, out: dict[int, Hashable]) -> None:
-        """The one-animal trades the engine does not list (it lists the exchange table's)."""
+    def _expand_deals(
+        self, state: RanchoState, player: int
+    ) -> tuple[tuple[tuple[int, Deal], ...], Deal | None]:
+        """The legal one-animal trades (listed by the engine or not) and the winning deal.
+
+        Both depend only on the player's animals, the herd and the player's pen and
+        pastures (a trade takes no land), so they are remembered by those: the same
+        few positions come back at every expand step of every game.
+        """
         mine, herd = state.animals[player], state.herd
-        for deal, give, given, take, taken in self.trades:
-            if mine[give] < given or herd[take] < taken:
-                continue
-            index = self.trade_index[deal]
-            if index not in out and deal_problem(state, player, deal) is None:
-                out[index] = deal
+        key = (state.region(player), *mine, *herd)
+        known = self._expand_memo.get(key)
+        if known is None:
+            trades = tuple(
+                (self.trade_index[deal], deal)
+                for deal, give, given, take, taken in self.trades
+                if mine[give] >= given
+                and herd[take] >= taken
+                and deal_problem(state, player, deal) is None
+            )
+            known = (trades, winning_deal(state, player))
+            if len(self._expand_memo) > EXPAND_MEMO:
+                self._expand_memo.clear()
+            self._expand_memo[key] = known
+        return known
 
     def _listed_index(self, action: Hashable, routes: dict[str, int]) -> int | None:
         """The index of one action of the engine's list (None beyond the route slots)."""

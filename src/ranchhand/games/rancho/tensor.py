@@ -80,7 +80,7 @@ class RanchoTensor:
         """``player``'s tensor from ``observation`` (the public table as its JSON shows it).
 
         Filled as a Python list and turned into an array once: setting numpy elements
-        one by one costs several times more.
+        one by one costs several times more, and ``fromiter`` beats ``np.array`` here.
         """
         state = observation.state
         n, spaces = self.players, self.spaces
@@ -150,4 +150,4 @@ class RanchoTensor:
         at += n
         if self.game.max_turns:
             out[at] = min(1.0, state.turn / self.game.max_turns)
-        return np.array(out, dtype=np.float32)
+        return np.fromiter(out, dtype=np.float32, count=self.size)
