@@ -165,7 +165,8 @@ class RanchoEncoding(Encoding):
         Remembered for the last position asked about: an adapter asks for the mask,
         then the action of the chosen index, then applies it. The engine's own cache
         of legal actions is renewed whenever the state changes, so the memo is valid
-        while that cache's list is the very one it was built from.
+        while that cache's list is the very one it was built from. The mapping
+        returned is that memo: read it, do not change it.
         """
         rancho: RanchoState = state  # type: ignore[assignment]
         if player < 0 or player not in rancho.acting_players():
