@@ -5,8 +5,9 @@
 
 Each configuration is timed in a fresh process per tree with ``bench``'s loop (the same
 seeds, so the same games) in CPU seconds, alternating before and after ``--rounds`` times and
-keeping each tree's best rate: on a machine shared with other work the best of a few
-interleaved runs is the fairest ratio. Prints a Markdown table (the one in
+keeping each tree's best rate (on a machine shared with other work the best of a few
+interleaved runs is the fairest) and, beside it, the median of the rounds' ratios (each
+before/after pair ran back to back). Prints a Markdown table (the one in
 docs/performance.md). Not a test: figures are never asserted.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -65,18 +67,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games per timing")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved timings per tree")
     args = parser.parse_args()
-    print("| game | players | bot | before games/s | after games/s | ratio |")
-    print("| --- | ---: | --- | ---: | ---: | ---: |")
+    print("| game | players | bot | before games/s | after games/s | best/best | median ratio |")
+    print("| --- | ---: | --- | ---: | ---: | ---: | ---: |")
     for game, players, bot in CONFIGS:
-        best = {"before": 0.0, "after": 0.0}
+        rates: dict[str, list[float]] = {"before": [], "after": []}
         for _ in range(args.rounds):
             for label, src in (("before", args.before), ("after", args.after)):
-                rate = games_per_s(src, game, players, bot, args.games)
-                best[label] = max(best[label], rate)
-        ratio = best["after"] / best["before"]
+                rates[label].append(games_per_s(src, game, players, bot, args.games))
+        before, after = max(rates["before"]), max(rates["after"])
+        pairs = zip(rates["after"], rates["before"], strict=True)
+        paired = statistics.median(a / b for a, b in pairs)
         print(
-            f"| {game} | {players} | {bot} | {best['before']:.1f} | {best['after']:.1f} "
-            f"| {ratio:.2f}x |",
+            f"| {game} | {players} | {bot} | {before:.1f} | {after:.1f} | {after / before:.2f}x "
+            f"| {paired:.2f}x |",
             flush=True,
         )
 

@@ -199,6 +199,8 @@ class GreedyBot(Bot):
         cover, near, _ = _matrices(tables)
         cell_value = np.array([values.get(card, 0.0) for card in display])
         total = cover @ cell_value
+        if CAT not in display:
+            return total
         cats = 0
         filled = 0
         for cell in range(CELLS):
@@ -208,8 +210,6 @@ class GreedyBot(Bot):
                 filled |= 1 << cell
             elif card >= 0:
                 filled |= 1 << cell
-        if not cats:
-            return total
         cat_value = np.array(self._cat_values(obs, cats.bit_count()))
         chain = obs.options["cat_chain"]
         if filled == FULL and not chain:
@@ -269,19 +269,26 @@ class GreedyBot(Bot):
         for cell, card in enumerate(display):
             if card >= 0:
                 groups.setdefault(biome[card], []).append(cell)
+        # The largest gain of any swap is the widest spread of values within a biome: known
+        # before listing the pairs, it rules out most turns' swaps at once.
+        spread = -1.0  # stays negative when no biome has two cards: no swap at all
+        for cells in groups.values():
+            if len(cells) > 1:
+                worth = [values[display[c]] for c in cells]
+                spread = max(spread, max(worth) - min(worth))
+        if spread < 0:
+            return None
+        needed = options.max() + self.swap_margin
+        rows = np.flatnonzero(options + spread >= needed)
+        if not len(rows):
+            return None  # no swap can lift any beam far enough
         pairs = [
             (first, second)
             for cells in groups.values()
             for n, first in enumerate(cells)
             for second in cells[n + 1 :]
         ]
-        if not pairs:
-            return None
         gains = [values[display[j]] - values[display[i]] for i, j in pairs]
-        needed = options.max() + self.swap_margin
-        rows = np.flatnonzero(options + max(map(abs, gains)) >= needed)
-        if not len(rows):
-            return None  # no swap can lift any beam far enough
         cover, _, _ = _matrices(tables)
         first = np.array([i for i, _ in pairs])
         second = np.array([j for _, j in pairs])
