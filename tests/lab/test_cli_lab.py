@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -37,6 +38,10 @@ def test_sweep_runs_and_report(tmp_path: Path) -> None:
     assert page.count("<svg") == 5 and "dice=farmer" in page and "decisiveness" in page
     assert "ranchhand sweep rancho --vary dice=twin,farmer --seats greedy,greedy" in page
     assert "http" not in page.replace("http://www.w3.org", "")  # nothing fetched online
+    with Store(store) as kept:
+        shown = kept.runs()[0].command
+    again = runner.invoke(app, [*shlex.split(shown)[1:], "--store", store])
+    assert "0 games played, 16 reused" in again.output  # the command names the same games
 
 
 def test_simulate_into_the_store_prints_the_same_report(tmp_path: Path) -> None:
