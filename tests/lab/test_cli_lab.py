@@ -44,6 +44,18 @@ def test_sweep_runs_and_report(tmp_path: Path) -> None:
     assert "0 games played, 16 reused" in again.output  # the command names the same games
 
 
+def test_max_turns_may_be_swept(tmp_path: Path) -> None:
+    args = ["sweep", "glory-ranch", "--vary", "max_turns=3,400", "--games", "3", "--jobs", "1"]
+    result = runner.invoke(app, [*args, "--store", str(tmp_path / "lab.sqlite")])
+    assert result.exit_code == 0 and "2 cells of 2, 6 games played" in _flat(result.output)
+    out = tmp_path / "r.html"  # a cell of truncated games only still makes a report
+    made = runner.invoke(
+        app, ["report", "--store", str(tmp_path / "lab.sqlite"), "--out", str(out)]
+    )
+    assert made.exit_code == 0, made.output
+    assert "max_turns=3" in out.read_text()
+
+
 def test_simulate_into_the_store_prints_the_same_report(tmp_path: Path) -> None:
     args = ["simulate", "rancho", "--players", "2", "--games", "6", "--jobs", "1", "--json"]
     plain = json.loads(runner.invoke(app, args).output)

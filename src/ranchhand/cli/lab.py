@@ -138,9 +138,10 @@ def sweep_command(
             _at_least_one("players", players)
             name = canonical_name(game)
             base = parse_assignments(option or [])
-            base.setdefault("max_turns", str(_default_max_turns(name)))
-            lineups = tuple(_lineups(name, players, seats))
             varied = parse_vary(vary or [], name)
+            if "max_turns" not in dict(varied):  # the simulation cap, unless it is swept
+                base.setdefault("max_turns", str(_default_max_turns(name)))
+            lineups = tuple(_lineups(name, players, seats))
             plan = Plan(name, lineups, varied, tuple(sorted(base.items())), games_, seed)
             settings = plan.settings()
             path = store or default_path()
