@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ranchhand.core.errors import GameDefinitionError
+from ranchhand.core.errors import GameDefinitionError, OptionError
 from ranchhand.core.game import CHANCE
 from ranchhand.core.registry import GAME_MODULES, game_class
 from tests.envs.toy_encoding import BoundedToyGame
@@ -213,3 +213,10 @@ def _random_step(state: Any, rng: np.random.Generator) -> None:
         )
     else:
         state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_a_bad_parameter_is_refused_with_the_games_own_reason() -> None:
+    with pytest.raises(OptionError, match="a game of 9 players is not allowed"):
+        pyspiel.load_game(TOY, {"players": 9})
+    with pytest.raises(OptionError, match="target: 0 is below the minimum 1"):
+        pyspiel.load_game(TOY, {"target": 0})
