@@ -45,9 +45,6 @@ StoreOption = Annotated[
         "~/.local/share/ranchhand/lab.sqlite."
     ),
 ]
-BackendOption = Annotated[
-    str, typer.Option(help="Where games run: local (process pool) or ray (a Ray cluster).")
-]
 AddressOption = Annotated[
     str | None, typer.Option(help="The Ray cluster to join (default: start a local Ray).")
 ]
@@ -120,7 +117,9 @@ def sweep_command(
     jobs: Annotated[int | None, typer.Option(help="Processes or Ray CPUs.")] = None,
     option: OptionList = None,
     store: StoreOption = None,
-    backend_: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
+    backend_: Annotated[
+        str, typer.Option("--backend", help="Where games run: local (process pool) or ray.")
+    ] = "local",
     address: AddressOption = None,
 ) -> None:
     """Simulate every combination of option values into the store, with the same seeds.
