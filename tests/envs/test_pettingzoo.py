@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 from ranchhand.core.game import SIMULTANEOUS
+from ranchhand.core.registry import game_class
 from ranchhand.envs.pettingzoo import RanchEnv, env
 from tests.envs.cases import CASES, GAMES, encoded, random_index
 
@@ -96,23 +97,11 @@ def _views(table: RanchEnv, agent: str) -> tuple[bytes, str]:
     return table.observe(agent)["observation"].tobytes(), table.table.render(player)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), steps=st.integers(0, 200))
-@pytest.mark.parametrize("name", GAMES)
-def test_a_seat_sees_nothing_of_anothers_secrets(name: str, seed: int, steps: int) -> None:
-    """After ``steps`` random moves, what each other seat is shown (its tensor and its
-    terminal view) is the same whatever sign the mover picks while the seat's own is
-    still pending, and whatever hidden cards the others hold (the table redrawn from
-    the seat's own observation must look alike to it)."""
-    game = encoded(name)
-    rng = random.Random(seed)
-    table = env(name, game.max_players)
-    table.reset(seed=seed)
-    for _ in range(steps):
-        observation, _, terminated, truncated, _ = table.last()
-        if terminated or truncated:
-            return
-        table.step(random_index(observation["action_mask"], rng))
+def _assert_blind_to_others(table: RanchEnv, rng: random.Random) -> None:
+    """What each seat but the mover is shown (its tensor and its terminal view) is the
+    same whatever sign the mover picks while the seat's own is still pending, and
+    whatever hidden cards the others hold (the table redrawn from the seat's own
+    observation must look alike to it)."""
     mover = table.agent_name_mapping[table.agent_selection]
     mask = table.observe(table.agent_selection)["action_mask"]
     state = table.table.state
@@ -132,3 +121,38 @@ def test_a_seat_sees_nothing_of_anothers_secrets(name: str, seed: int, steps: in
         table.table.state = state.resample(player, rng)
         assert _views(table, viewer) == seen, f"{viewer} sees others' hidden cards"
         table.table.state = state
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 200))
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seat_sees_nothing_of_anothers_secrets(name: str, seed: int, steps: int) -> None:
+    """After ``steps`` random moves at the largest table, no seat can see the others'
+    secrets (see ``_assert_blind_to_others``)."""
+    game = encoded(name)
+    rng = random.Random(seed)
+    table = env(name, game.max_players)
+    table.reset(seed=seed)
+    for _ in range(steps):
+        observation, _, terminated, truncated, _ = table.last()
+        if terminated or truncated:
+            return
+        table.step(random_index(observation["action_mask"], rng))
+    _assert_blind_to_others(table, rng)
+
+
+@pytest.mark.parametrize("name", [name for name in GAMES if game_class(name).simultaneous])
+@pytest.mark.parametrize("seed", range(3))
+def test_choosing_second_tells_nothing_of_the_first_sign(name: str, seed: int) -> None:
+    """Random play to the first choice made at once by two or more seats (a Glory
+    Ranch contest), where the first asked must not give its sign away."""
+    game = encoded(name)
+    rng = random.Random(seed)
+    for players in (game.min_players, game.max_players):
+        table = env(name, players)
+        table.reset(seed=seed)
+        while len(table.table.state.acting_players()) < 2:
+            observation, _, terminated, truncated, _ = table.last()
+            assert not (terminated or truncated), "the game ended before any contest"
+            table.step(random_index(observation["action_mask"], rng))
+        _assert_blind_to_others(table, rng)
