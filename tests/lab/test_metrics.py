@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ranchhand.core.game import Summary
 from ranchhand.lab.estimate import mean, proportion
@@ -82,3 +84,14 @@ def test_measure_a_small_log() -> None:
     assert m.decisiveness.value == pytest.approx((0 / 3 + 1 / 2) / 2)  # led for good: never, 1
     assert m.branching is not None and m.branching.value == 3.0
     assert m.to_json()["seat_win_rates"][0]["value"] == 0.5
+
+
+@given(st.lists(st.integers(0, 1000), min_size=2, max_size=6))
+def test_balance_is_between_0_and_1_and_ignores_seat_order(wins: list[int]) -> None:
+    value = balance_of(wins)
+    if sum(wins) == 0:
+        assert value is None
+        return
+    assert value is not None and -1e-12 <= value <= 1 + 1e-12
+    assert balance_of(list(reversed(wins))) == pytest.approx(value)
+    assert balance_of([w * 3 for w in wins]) == pytest.approx(value)  # shares, not counts
