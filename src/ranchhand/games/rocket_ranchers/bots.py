@@ -101,29 +101,24 @@ class GreedyBot(Bot):
 
     # ------------------------------------------------------------ valuation
     def _prepare(self, obs: RocketObservation) -> None:
-        """Load the potential table of this game's options (built once per options)."""
+        """Load the potential table of this game's options (built once per options):
+        ``_table[cards or dots][biomes]`` is a corral's potential, and with
+        ``abundance_counts=dots`` a card adds its dots to the count instead of 1."""
         if obs.options is self._prepared_for:
             return
         self._table = _potential_table(obs.tables, self.partial, obs.options["corral_scoring"])
         self._dots = obs.options["abundance_counts"] == "dots"
         self._prepared_for = obs.options
 
-    def _potential(self, obs: RocketObservation, amount: int, biomes: int) -> float:
-        """The potential of a corral with ``amount`` cards (or dots) in ``biomes`` biomes."""
-        return self._table[min(amount, 60)][min(biomes, 10)]
-
-    def _size(self, obs: RocketObservation, kind: int) -> int:
-        """What one card adds to a corral's Abundance count: 1, or its dots."""
-        return obs.tables.dots[kind] if self._dots else 1
-
     def _corral_gain(self, obs: RocketObservation, face_up: Sequence[int], kind: int) -> float:
         """The rise in potential when ``kind`` joins a corral holding ``face_up``."""
-        biome = obs.tables.biome
-        amount = sum(self._size(obs, k) for k in face_up)
+        biome, dots, table = obs.tables.biome, obs.tables.dots, self._table
+        amount = sum(dots[k] for k in face_up) if self._dots else len(face_up)
         biomes = {biome[k] for k in face_up}
-        before = self._potential(obs, amount, len(biomes))
+        before = table[min(amount, 60)][min(len(biomes), 10)]
         biomes.add(biome[kind])
-        return self._potential(obs, amount + self._size(obs, kind), len(biomes)) - before
+        amount += dots[kind] if self._dots else 1
+        return table[min(amount, 60)][min(len(biomes), 10)] - before
 
     def _card_values(self, obs: RocketObservation) -> dict[int, float]:
         """What each kind in the display is worth to the bot (best corral it joins).
@@ -164,11 +159,11 @@ class GreedyBot(Bot):
             if not face_up:
                 empty = True
                 continue
-            amount = sum(self._size(obs, k) for k in face_up)
+            amount = sum(tables.dots[k] for k in face_up) if self._dots else len(face_up)
             biomes = 0
             for kind in face_up:
                 biomes |= 1 << tables.biome[kind]
-            value = self._potential(obs, amount, biomes.bit_count())
+            value = self._table[min(amount, 60)][min(biomes.bit_count(), 10)]
             homes.setdefault(tables.species[face_up[0]], []).append((amount, biomes, value))
         return homes, empty
 
