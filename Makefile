@@ -14,7 +14,7 @@ help:  ## list the targets
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[dev,server,web,pettingzoo,gymnasium,openspiel,lab,cluster]"
+	$(BIN)/pip install --quiet -e ".[dev,server,web,pettingzoo,gymnasium,openspiel,lab,cluster,fast]"
 	touch $(STAMP)
 
 install: $(STAMP)  ## create .venv and install ranchhand with its test tools
@@ -50,8 +50,9 @@ docs: $(STAMP)  ## regenerate the figures in docs/ from the project's own comman
 screenshots: $(STAMP)  ## play each game in the browser and save docs/screenshots/*.png
 	$(BIN)/python tools/screenshots.py
 
-golden: $(STAMP)  ## rewrite the golden playthroughs (only when rules change on purpose)
+golden: $(STAMP)  ## rewrite the golden playthroughs and records (only when rules change on purpose)
 	$(BIN)/python tools/make_golden.py
+	$(BIN)/python -m tests.golden.records
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist src/*.egg-info

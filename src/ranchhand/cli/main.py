@@ -362,6 +362,13 @@ def simulate_command(
     ] = None,
     backend: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
     address: Annotated[str | None, typer.Option(help="Ray cluster (--backend ray).")] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            help="reference, or fast: Rancho's compiled engine (random and greedy seats, one "
+            "process; needs the fast extra)."
+        ),
+    ] = "reference",
 ) -> None:
     """Simulate many games in parallel and report wins, ties and game lengths.
 
@@ -380,7 +387,8 @@ def simulate_command(
             sim.check()
             if record is not None and (store is not None or backend != "local"):
                 raise OptionError("--record works only on the local backend without a store")
-            with simulation_runner(store, backend, address, jobs, simulate) as run:
+            games_of = _simulator(engine, store is not None or backend != "local")
+            with simulation_runner(store, backend, address, jobs, games_of) as run:
                 if as_json:
                     report = run(sim, jobs, None, control)
                 else:
@@ -397,6 +405,19 @@ def simulate_command(
     code = report.exit_code or (128 + control.signal if control.signal else 0)
     if code:
         raise typer.Exit(code)
+
+
+def _simulator(engine: str, elsewhere: bool) -> Callable[..., Report]:
+    """What plays a simulation's games: ``simulate``, or Rancho's fast engine."""
+    if engine == "reference":
+        return simulate
+    if engine != "fast":
+        raise OptionError(f"no engine {engine!r}; engines are: reference, fast")
+    if elsewhere:
+        raise OptionError("--engine fast runs on the local backend without a store")
+    from ranchhand.games.rancho.fast.simulate import simulate_fast
+
+    return simulate_fast
 
 
 def _at_least_one(name: str, value: int | None) -> None:

@@ -68,7 +68,7 @@ class BenchResult:
 Timer = Callable[[str, int, int, str, int], BenchResult]
 """Times ``games`` games: (game, players, games, bot, seed) -> a result with engine set."""
 
-FAST_ENGINES: dict[str, str] = {}
+FAST_ENGINES: dict[str, str] = {"rancho": "ranchhand.games.rancho.fast.bench:time_games"}
 """Each game's compiled engine timer as ``"module:function"`` (a :data:`Timer`), by game id."""
 
 

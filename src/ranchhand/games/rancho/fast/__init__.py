@@ -1,0 +1,16 @@
+"""A compiled fast path for bulk simulation of Rancho: numba, the ``fast`` extra.
+
+``kernel`` holds the rules on arrays, ``greedy`` the greedy bot, ``play`` whole games,
+``engine`` the Python face (and the step-by-step table the differential test drives),
+``simulate`` and ``bench`` the commands' entry points. Without numba the package
+refuses to load with the install line, which the commands show as an error.
+"""
+
+from ranchhand.core.errors import OptionError
+
+try:
+    import numba  # noqa: F401
+except ImportError as error:  # pragma: no cover - the fast extra is installed in CI
+    raise OptionError(
+        "the fast engine needs numba: pip install 'ranchhand[fast]' (or -e '.[fast]')"
+    ) from error

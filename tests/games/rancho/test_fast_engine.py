@@ -1,0 +1,185 @@
+"""The fast engine plays Rancho by the same rules, and its greedy bot the same moves.
+
+Both engines are driven by one stream of choices: the same chance outcome (a point
+drawn in 0..total-1 of the node's integer weights, which both turn into an outcome
+the same way) and, for a random seat, the same index into the legal action list. A
+greedy seat is asked in both engines and must choose the same action. At every step
+the seat to act, the whole legal list (as the reference's action objects, in order),
+the herd and every seat's animals must agree; at the end the outcome and the land.
+The bulk path (``FastRancho.play``) draws from its own generator, so it is checked
+for reproducibility and for the figures the simulate report reads.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from bisect import bisect_right
+from itertools import accumulate
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from ranchhand.core import CHANCE, OptionError
+from ranchhand.core.registry import load
+from ranchhand.sim.simulate import Simulation, simulate
+
+pytest.importorskip("numba")
+
+from ranchhand.cli.main import app
+from ranchhand.games.rancho import bots
+from ranchhand.games.rancho.actions import Deal
+from ranchhand.games.rancho.fast import greedy
+from ranchhand.games.rancho.fast.engine import RESULT_COLUMNS, FastRancho
+from ranchhand.games.rancho.state import RanchoState
+
+
+def play_both(engine: FastRancho, seed: int, seats: tuple[str, ...]) -> tuple[RanchoState, int]:
+    """One game in both engines from one stream of choices; (reference state, purchases
+    through other players' pastures)."""
+    rng = random.Random(seed)
+    reference: RanchoState = engine.game.new_initial_state()
+    greedy_bots = [bots.GreedyBot() for _ in seats]
+    fast = engine.table()
+    steps = via = 0
+    while not reference.is_terminal():
+        assert not fast.is_over(), f"step {steps}: the fast game ended early"
+        player = reference.current_player()
+        assert fast.current_player() == player, f"step {steps}: who acts"
+        if player == CHANCE:
+            outcomes = reference.chance_outcomes()
+            point = rng.randrange(outcomes.total)
+            reference.apply(
+                outcomes.actions[bisect_right(list(accumulate(outcomes.weights)), point)]
+            )
+            fast.chance(point)
+        elif seats[player] == "greedy":
+            legal = reference.legal_actions()
+            wanted = greedy_bots[player].act(reference.observe(player), legal, rng)
+            assert fast.greedy() == wanted, f"step {steps}: the greedy choice of P{player}"
+            reference.apply(wanted)
+            fast.apply_greedy()
+        else:
+            legal = reference.legal_actions()
+            assert fast.legal_actions() == legal, f"step {steps}: legal actions of P{player}"
+            index = rng.randrange(len(legal))
+            via += isinstance(legal[index], Deal) and bool(legal[index].via)
+            reference.apply(legal[index])
+            fast.apply(index)
+        steps += 1
+        assert fast.herd == reference.herd, f"step {steps}: the herd"
+        assert fast.animals == reference.animals, f"step {steps}: the players' animals"
+    assert fast.is_over()
+    assert fast.winner == reference.winner
+    assert fast.turn == reference.turn
+    assert fast.land == reference.land
+    return reference, via
+
+
+RULES = [
+    (2, {}),
+    (3, {"dogs": "all"}),
+    (4, {}),
+    (5, {"dice": "farmer"}),
+    (6, {}),
+    (6, {"board": "hex-compact", "dogs": "none"}),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), RULES)
+def test_random_games_agree_step_by_step(players: int, options: dict[str, str]) -> None:
+    engine = FastRancho(load("rancho", players, max_turns=50, **options))
+    for seed in range(60):
+        play_both(engine, seed, ("random",) * players)
+
+
+def test_walled_in_players_buy_through_others_alike() -> None:
+    """The crowded map walls players in: routes, tolls and payments agree."""
+    engine = FastRancho(load("rancho", 4, board="hex-compact", max_turns=120))
+    via = sum(play_both(engine, seed, ("random",) * 4)[1] for seed in range(40))
+    assert via >= 5
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, {}), (4, {}), (5, {"board": "hex-compact"})])
+def test_greedy_chooses_as_the_reference_bot(players: int, options: dict[str, str]) -> None:
+    engine = FastRancho(load("rancho", players, max_turns=120, **options))
+    for seed in range(12):
+        seats = tuple("greedy" if (seat + seed) % 3 else "random" for seat in range(players))
+        play_both(engine, seed, seats)
+
+
+def test_whole_games_to_the_end_agree() -> None:
+    """Untruncated games reach a full herd the same way (the ends of long games)."""
+    engine = FastRancho(load("rancho", 3))
+    for seed in range(3):
+        reference, _via = play_both(engine, 1000 + seed, ("random", "greedy", "random"))
+        assert reference.winner >= 0
+
+
+def test_greedy_bot_constants_are_the_reference_bots() -> None:
+    for name in ("RABBITS_KEPT", "WOLF_WORRY", "FOX_WORRY", "ROOM", "ROOM_PER_RABBITS"):
+        assert getattr(greedy, name) == getattr(bots, name), name
+    assert greedy.DEALS_PER_TURN == bots.DEALS_PER_TURN
+
+
+def test_bulk_games_are_reproducible_from_their_seeds() -> None:
+    engine = FastRancho(load("rancho", 4, max_turns=200))
+    seeds = np.arange(20)
+    seats = ("random", "greedy", "random", "greedy")
+    first = engine.play(seeds, seats)
+    again = FastRancho(load("rancho", 4, max_turns=200)).play(seeds, seats)
+    assert (first == again).all()
+    columns = dict(zip(RESULT_COLUMNS, first.T, strict=True))
+    finished = columns["winner"] >= 0
+    assert ((columns["turns"] == 200) | finished).all()
+    assert (columns["steps"] > columns["turns"]).all()
+    assert (columns["winner_pastures"][~finished] == 0).all()
+
+
+def test_bots_the_fast_engine_lacks_are_refused_by_name() -> None:
+    engine = FastRancho(load("rancho", 2, max_turns=10))
+    with pytest.raises(OptionError, match="plays random, greedy seats, not 'ismcts'"):
+        engine.play(np.arange(2), ("ismcts", "random"))
+
+
+def simulate_json(*args: str) -> dict[str, object]:
+    result = CliRunner().invoke(app, ["simulate", "rancho", "--json", *args])
+    assert result.exit_code == 0, result.output
+    report: dict[str, object] = json.loads(result.output)
+    for timing in ("seconds", "games_per_s"):
+        report.pop(timing)
+    return report
+
+
+def test_simulate_fast_reports_like_the_reference_and_repeats_from_its_seed() -> None:
+    args = ("--players", "3", "--seats", "greedy,random,random", "--games", "30", "-o",
+            "max_turns=150")  # fmt: skip
+    fast = simulate_json(*args, "--engine", "fast", "--seed", "7")
+    assert fast == simulate_json(*args, "--engine", "fast", "--seed", "7")
+    assert fast != simulate_json(*args, "--engine", "fast", "--seed", "8")
+    reference = Simulation("rancho", ("greedy", "random", "random"), 5, 7, (("max_turns", 150),))
+    shape = simulate(reference, jobs=1).to_json()
+    assert set(fast) == set(shape) - {"seconds", "games_per_s"}
+    assert set(fast["summary"]) == set(shape["summary"])  # type: ignore[arg-type]
+    assert fast["games"] == 30
+
+
+def test_simulate_fast_refuses_what_it_cannot_play() -> None:
+    result = CliRunner().invoke(
+        app, ["simulate", "rancho", "--seats", "ismcts", "--engine", "fast"]
+    )
+    assert result.exit_code != 0
+    assert "not 'ismcts'" in result.output
+    result = CliRunner().invoke(app, ["simulate", "glory-ranch", "--engine", "fast"])
+    assert "rancho only" in result.output
+
+
+def test_bench_times_the_fast_engine() -> None:
+    result = CliRunner().invoke(
+        app, ["bench", "rancho", "--engine", "fast", "--players", "2", "--games", "5", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["results"]
+    assert [(r["engine"], r["players"], r["games"]) for r in rows] == [("fast", 2, 5)]
+    assert rows[0]["steps"] > rows[0]["turns"] > 0
