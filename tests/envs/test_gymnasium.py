@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("gymnasium", reason="needs the gymnasium extra: pip install -e '.[gymnasium]'")
+
 import random
 
 import gymnasium
 import numpy as np
-import pytest
 from gymnasium.utils.env_checker import check_env
 
 from ranchhand.bots import RandomBot

@@ -7,10 +7,15 @@ turn-based with a legal mask. The cut-off it checks is tested here instead.
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip(
+    "pettingzoo", reason="needs the pettingzoo extra: pip install -e '.[pettingzoo]'"
+)
+
 import random
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
