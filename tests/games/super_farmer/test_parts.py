@@ -162,3 +162,10 @@ def test_the_table_fits_80_columns_with_six_farmers() -> None:
     lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
     assert len(lines) == 9 and max(len(line) for line in lines) <= 80
     assert "needs horse" in lines[2] and lines[4].startswith(" P2*")
+
+
+def test_standing_is_the_herd_value_and_evaluate_favours_the_leader() -> None:
+    state = table({"rabbit": 3, "sheep": 1, "pig": 1, "big_dog": 1}, {"horse": 1}, players=2)
+    assert state.standing() == [57.0, 72.0]
+    first, second = state.evaluate()
+    assert abs(first + second - 1) < 1e-9 and first > second, "three species beat a horse"

@@ -217,22 +217,21 @@ class SuperFarmerState(State):
             self._views[player] = SuperFarmerObservation(self, player)
         return self._views[player]
 
+    def standing(self) -> list[float]:
+        """Each farmer's animals and dogs valued in rabbits: the lab's "who is ahead"."""
+        values = self.game.values
+        return [float(sum(map(operator.mul, mine, values))) for mine in self.animals]
+
     def evaluate(self) -> list[float]:
         """Each farmer's rough chance to win, for search bots' cut rollouts: the share of
         the five species held and of the winning herd's value (127 rabbits) owned, squared
         to favour the leader, normalised over the table."""
-        values = self.game.values
-        goal = sum(values[k] for k in FARM)
+        goal = sum(self.game.values[k] for k in FARM)
         scores = []
-        for mine in self.animals:
+        for mine, worth in zip(self.animals, self.standing(), strict=True):
             species = sum(1 for k in FARM if mine[k]) / len(FARM)
-            wealth = min(goal, sum(map(operator.mul, mine, values))) / goal
-            scores.append(((species + wealth) / 2) ** 2 + 1e-9)
+            scores.append(((species + min(goal, worth) / goal) / 2) ** 2 + 1e-9)
         return [score / sum(scores) for score in scores]
-
-    def standing(self) -> list[float]:
-        """Each farmer's herd (animals and dogs) valued in rabbits, the lab's "who is ahead"."""
-        return [float(sum(map(operator.mul, mine, self.game.values))) for mine in self.animals]
 
     def details(self) -> dict[str, Any]:
         return {
