@@ -15,7 +15,12 @@ from ranchhand.core import CHANCE
 from ranchhand.core.registry import load
 
 GOLDEN_DIR = Path(__file__).parent
-PLAYTHROUGHS = [("rancho", 3, 1), ("rocket-ranchers", 3, 1), ("glory-ranch", 3, 1)]
+PLAYTHROUGHS = [
+    ("rancho", 3, 1),
+    ("rocket-ranchers", 3, 1),
+    ("glory-ranch", 3, 1),
+    ("super-farmer", 3, 1),
+]
 MAX_STEPS = 150
 SHOWN_ACTIONS = 12
 
