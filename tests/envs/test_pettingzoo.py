@@ -161,3 +161,11 @@ def test_choosing_second_tells_nothing_of_the_first_sign(name: str, seed: int) -
             assert not (terminated or truncated), "the game ended before any contest"
             table.step(random_index(observation["action_mask"], rng))
         _assert_blind_to_others(table, rng)
+
+
+def test_max_cycles_is_a_number_of_rounds_and_excludes_max_turns() -> None:
+    assert env("toy", 3, max_cycles=4).table.game.max_turns == 12
+    with pytest.raises(ValueError, match="not both"):
+        env("toy", 3, max_cycles=4, max_turns=5)
+    with pytest.raises(ValueError, match="1 or more, got 0"):
+        env("toy", 3, max_cycles=0)
