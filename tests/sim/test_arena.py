@@ -64,6 +64,14 @@ def test_an_arena_needs_two_different_bots() -> None:
         arena("rancho", ["greedy", "greedy"], 2, 2)
 
 
+def test_bots_meet_at_two_seats_even_where_a_game_may_be_played_alone() -> None:
+    with pytest.raises(OptionError, match="two or more players"):
+        arena("super-farmer", ["random", "greedy"], 2, 1)
+    args = ["arena", "super-farmer", "--bots", "random,greedy", "--games", "2", "--jobs", "1"]
+    data = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
+    assert data["players"] == 2, "the default table is two, not the solitaire"
+
+
 def test_cli_prints_the_ladder_and_json() -> None:
     runner = CliRunner()
     args = ["arena", "rancho", "--bots", "random,greedy", "--games", "4", "--jobs", "1"]

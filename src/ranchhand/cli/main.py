@@ -552,7 +552,8 @@ def arena_command(
             _at_least_one("jobs", jobs)
             _at_least_one("players", players)
             names = [b.strip() for b in bots.split(",") if b.strip()]
-            count = players or game_class(game).min_players
+            # bots meet at a table of two at least (Super Farmer's smallest table is one)
+            count = players or max(2, game_class(game).min_players)
             _player_range(game, count)
             options = parse_assignments(option or [])
             options.setdefault("max_turns", str(_default_max_turns(game)))

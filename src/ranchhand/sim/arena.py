@@ -222,6 +222,8 @@ def arena(
     """
     if len(bots) < 2 or len(set(bots)) != len(bots):
         raise OptionError("the arena needs at least two different bots, e.g. random,greedy")
+    if players < 2:
+        raise OptionError(f"bots meet at a table of two or more players, not {players}")
     table = []
     for number, seats in enumerate(lineups(bots, players)):
         sim = Simulation(game, seats, games, derive_seed(seed, "arena", number), options)
