@@ -119,6 +119,12 @@ class SuperFarmerGame(Game):
             raise GameDefinitionError(f"{self.id}: not an observation of this game")
         return observation.state.clone()
 
+    def _encoding(self) -> Any:
+        """The fixed action space and observation tensor (``encoding.py``)."""
+        from ranchhand.games.super_farmer.encoding import SuperFarmerEncoding
+
+        return SuperFarmerEncoding(self)
+
     def summary(self) -> SuperFarmerSummary:
         """Turns to win (quartiles), wins by seat, predator losses and dogs given."""
         return SuperFarmerSummary(self.players)
