@@ -151,6 +151,7 @@ def test_the_summary_reports_turns_to_win() -> None:
     assert result["games"] == 4 and result["wins_by_seat"] == [3]
     assert result["turns_to_win"]["median"] == 40 and result["turns_to_win"]["mean"] == 40
     assert result["rolls_to_win"]["q1"] == 34
+    assert result["average"]["median_rolls_to_win"] == 39
     assert result["mean_trades"] == 1
     assert VIEW.render_summary(result) is not None
 

@@ -68,13 +68,18 @@ class SuperFarmerSummary(Summary):
             return {}
         average = {key: total / games for key, total in self.totals.items()}
         turns_to_win = _describe(self.won_lengths)
+        rolls_to_win = _describe(self.won_rolls)
+        medians = {
+            "median_turns_to_win": turns_to_win.get("median", 0.0),
+            "median_rolls_to_win": rolls_to_win.get("median", 0.0),
+        }
         return {
             "games": games,
             "wins_by_seat": list(self.wins),
             "turns_to_win": turns_to_win,
-            "rolls_to_win": _describe(self.won_rolls),
+            "rolls_to_win": rolls_to_win,
             **{f"mean_{key}": value for key, value in average.items()},
-            "average": {**average, "median_turns_to_win": turns_to_win.get("median", 0.0)},
+            "average": {**average, **medians},
         }
 
 
