@@ -114,9 +114,11 @@ def _shape_problem(
         return "one side of an exchange is a single animal"
     if sum(give) == 1 and sum(take) == 1:
         pair = (give.index(1), take.index(1))
-        return (
-            None if pair in swaps else "only a sheep and a small dog, or a cow and a big dog, swap"
-        )
+        if pair in swaps:
+            return None
+        pairs = sorted({(min(a, b), max(a, b)) for a, b in swaps})
+        named = " or ".join(f"a {SPECIES[a]} and a {SPECIES[b]}" for a, b in pairs)
+        return f"only {named or 'no two animals'} swap one for one"
     one = single[0]
     several = take if one is give else give
     kind = one.index(1)
