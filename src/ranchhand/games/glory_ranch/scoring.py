@@ -25,6 +25,10 @@ class Tables:
     )
     """Memo of :func:`bonus_points` by ranch and empty hand, for ranches whose bonuses
     look at no other ranch (bots score every card they might play, at every decision)."""
+    points: dict[tuple[tuple[int, ...], bool], int] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """The same memo for :func:`ranch_points` (Glory and bonuses together)."""
 
     @classmethod
     def of(cls, deck: Deck) -> Tables:
@@ -47,13 +51,49 @@ def bonus_points(
     tables: Tables, ranches: Sequence[Sequence[int]], player: int, hand_size: int
 ) -> int:
     """The Hour Glass Glory of ``player``'s ranch at round end."""
-    ranch = ranches[player]
-    key = (tuple(ranch), hand_size == 0)
+    key = (tuple(ranches[player]), hand_size == 0)
     known = tables.bonuses.get(key)
-    if known is not None:
-        return known
+    if known is None:
+        known, alone = _bonus(tables, ranches, player, hand_size)
+        if alone:
+            _remember(tables.bonuses, key, known)
+    return known
+
+
+def ranch_points(
+    tables: Tables, ranches: Sequence[Sequence[int]], player: int, hand_size: int
+) -> int:
+    """Glory of the ranch's cards plus Hour Glass bonuses."""
+    key = (tuple(ranches[player]), hand_size == 0)
+    known = tables.points.get(key)
+    if known is None:
+        bonus, alone = _bonus(tables, ranches, player, hand_size)
+        glory = tables.glory
+        known = sum(glory[k] for k in ranches[player]) + bonus
+        if alone:
+            _remember(tables.points, key, known)
+    return known
+
+
+Memo = dict[tuple[tuple[int, ...], bool], int]
+"""Points by (ranch, empty hand): see :attr:`Tables.bonuses`."""
+
+
+def _remember(memo: Memo, key: tuple[tuple[int, ...], bool], points: int) -> None:
+    """Keep ``points`` for ``key``, forgetting everything past 100,000 ranches."""
+    if len(memo) > 100_000:
+        memo.clear()
+    memo[key] = points
+
+
+def _bonus(
+    tables: Tables, ranches: Sequence[Sequence[int]], player: int, hand_size: int
+) -> tuple[int, bool]:
+    """The Hour Glass Glory, and whether it depends on this ranch and hand alone (no
+    "most" bonus compares it with the other ranches): then it may be remembered."""
+    ranch = ranches[player]
     total = 0
-    alone = True  # no "most" bonus: the points depend on this ranch and hand alone
+    alone = True
     for slot, k in enumerate(ranch):
         bonus = tables.bonus[k]
         if bonus is None:
@@ -76,19 +116,7 @@ def bonus_points(
             total += bonus.glory if hand_size == 0 else 0
         else:  # variety
             total += bonus.glory * len({tables.family[c] for c in ranch})
-    if alone:
-        if len(tables.bonuses) > 100_000:
-            tables.bonuses.clear()
-        tables.bonuses[key] = total
-    return total
-
-
-def ranch_points(
-    tables: Tables, ranches: Sequence[Sequence[int]], player: int, hand_size: int
-) -> int:
-    """Glory of the ranch's cards plus Hour Glass bonuses."""
-    glory = tables.glory
-    return sum(glory[k] for k in ranches[player]) + bonus_points(tables, ranches, player, hand_size)
+    return total, alone
 
 
 def hand_penalty(tables: Tables, hand: Sequence[int]) -> int:

@@ -107,13 +107,7 @@ class RocketState(State):
 
     def _swaps(self) -> list[Dogship]:
         """Every dogship swap: two Wildlife cards of the same biome."""
-        swaps = self.tables.swaps
-        return [
-            swaps[(first, second)]
-            for group in self._biome_groups()
-            for n, first in enumerate(group)
-            for second in group[n + 1 :]
-        ]
+        return list(self.tables.swaps_in(tuple(self.display)))
 
     def _placements(self, player: int) -> list[Hashable]:
         tables = self.tables
@@ -143,14 +137,15 @@ class RocketState(State):
     def _sample_chance(self, rng: random.Random) -> Hashable:
         """The draw ``chance_outcomes().sample(rng)`` gives, walked from the deck's counts."""
         kinds, deck = self.left, self.deck
-        index = draw_weighted(rng, [deck[k] for k in kinds], self.deck_size)
+        weights = itemgetter(*kinds)(deck) if len(kinds) > 1 else [deck[k] for k in kinds]
+        index = draw_weighted(rng, weights, self.deck_size)
         return self.tables.draws[kinds[index]] if index < len(kinds) else self.tables.draw_cat
 
     def _is_chance_outcome(self, action: Hashable) -> bool:
-        if action == self.tables.draw_cat:
-            return self.deck_cats > 0
         kind = self.tables.kind_by_text.get(action.card) if isinstance(action, Draw) else None
-        return kind is not None and self.deck[kind] > 0
+        if kind is not None:
+            return self.deck[kind] > 0
+        return action == self.tables.draw_cat and self.deck_cats > 0
 
     # ----------------------------------------------------------- the reasons
     def _why_illegal(self, action: Hashable, player: int) -> str | None:

@@ -99,6 +99,30 @@ class Tables:
         }
         self.swap_cells = {action: pair for pair, action in self.swaps.items()}
         self._beam_choices: dict[int, tuple[Beam, ...]] = {}
+        self._swaps_in: dict[tuple[int, ...], tuple[Dogship, ...]] = {}
+
+    def swaps_in(self, display: tuple[int, ...]) -> tuple[Dogship, ...]:
+        """Every dogship swap on ``display``: two Wildlife cards of one biome, biome by biome.
+
+        Memoised by display: a turn that ends without a swap leaves the next player's turn
+        opening on the same display, and both lists are made.
+        """
+        known = self._swaps_in.get(display)
+        if known is None:
+            groups: list[list[int]] = [[] for _ in self.deck.biomes]
+            for cell, card in enumerate(display):
+                if card >= 0:
+                    groups[self.biome[card]].append(cell)
+            known = tuple(
+                self.swaps[(first, second)]
+                for group in groups
+                for n, first in enumerate(group)
+                for second in group[n + 1 :]
+            )
+            if len(self._swaps_in) > 50_000:
+                self._swaps_in.clear()
+            self._swaps_in[display] = known
+        return known
 
     def beam_choices(self, up: int) -> tuple[Beam, ...]:
         """Every placement of the beams face up in the mask ``up``, in beam order.
