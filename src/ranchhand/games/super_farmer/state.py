@@ -80,6 +80,8 @@ class SuperFarmerState(State):
         return all(mine[k] for k in FARM)
 
     def may_trade(self) -> bool:
+        """Whether the farmer to act may still exchange this turn (one, or any number
+        with ``exchanges=many``)."""
         return self.phase == TRADE and (
             self.traded == 0 or self.game.options["exchanges"] == "many"
         )
