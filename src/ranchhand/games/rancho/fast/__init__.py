@@ -2,7 +2,8 @@
 
 ``kernel`` holds the rules on arrays, ``greedy`` the greedy bot, ``play`` whole games,
 ``engine`` the Python face (and the step-by-step table the differential test drives),
-``simulate`` and ``bench`` the commands' entry points. Without numba the package
+``simulate`` and ``bench`` the commands' entry points; ``cache`` keeps numba's cache of
+compiled code in step with every file of the package. Without numba the package
 refuses to load with the install line, which the commands show as an error.
 """
 
@@ -14,3 +15,7 @@ except ImportError as error:  # pragma: no cover - the fast extra is installed i
     raise OptionError(
         "the fast engine needs numba: pip install 'ranchhand[fast]' (or -e '.[fast]')"
     ) from error
+
+from ranchhand.games.rancho.fast.cache import register
+
+register()

@@ -876,7 +876,7 @@ def blocked_offers(g: Geometry, memo: Memo, t: Table, seat: int, out: np.ndarray
             if target_cost[target] < 0 or best[s] < target_cost[target]:
                 target_cost[target] = best[s]
     paths = np.empty((MAX_ROUTES, pastures + 1), np.int64)  # length, then spaces
-    stack = np.empty((4096, pastures + 1), np.int64)
+    stack = np.empty((MAX_ROUTES, pastures + 1), np.int64)
     payments = np.empty((MAX_ROUTES, g.players), np.int64)
     for target in range(pastures):
         cost = target_cost[target]
@@ -904,8 +904,10 @@ def blocked_offers(g: Geometry, memo: Memo, t: Table, seat: int, out: np.ndarray
                 continue
             path = stack[depth, : length + 1].copy()
             for j in range(parent_count[head]):
-                if depth >= stack.shape[0]:
-                    raise ValueError("too many routes for the fast engine's buffer")
+                if depth == stack.shape[0]:  # a wide web of equally cheap routes: grow
+                    wider = np.empty((2 * depth, pastures + 1), np.int64)
+                    wider[:depth] = stack
+                    stack = wider
                 stack[depth, 0] = length + 1
                 stack[depth, 1] = parents[head, j]
                 stack[depth, 2 : length + 2] = path[1 : length + 1]
