@@ -40,6 +40,7 @@ class Encoding(ABC):
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self._moves_memo: tuple[list[Hashable], dict[int, Hashable]] | None = None
 
     # ---------------------------------------------------------------- actions
     @property
@@ -61,19 +62,55 @@ class Encoding(ABC):
         Raises :class:`InvalidAction` if ``index`` names no legal action there.
         """
 
-    def legal_indices(self, state: State, player: int) -> list[int]:
-        """The indices of ``player``'s legal actions, ascending, each once.
+    def legal_moves(self, state: State, player: int) -> dict[int, Hashable]:
+        """Each legal index of ``player`` with the engine action it stands for.
 
-        The default encodes every legal action; an encoding that leaves some
-        actions out (or maps several to one) overrides this.
+        Remembered for the last position asked about, because an adapter asks for
+        the mask, then for the action of the chosen index, then applies it. The
+        engine renews its cached list of legal actions whenever the state changes
+        (``State._forget_cached``), so the memo is valid while that list is the
+        very object it was built from; holding the list keeps its identity from
+        being reused. The mapping returned is the memo: read it, do not change it.
         """
-        return sorted({self.action_to_index(state, a, player) for a in state.legal_actions(player)})
+        if player < 0:
+            return {}
+        entry = state._legal_cache.get(player)
+        if entry is None:
+            if not state.legal_actions(player):
+                return {}
+            entry = state._legal_cache[player]
+        listed = entry[0]
+        memo = self._moves_memo
+        if memo is not None and memo[0] is listed:
+            return memo[1]
+        moves = self._moves(state, player, listed)
+        self._moves_memo = (listed, moves)
+        return moves
+
+    def _moves(self, state: State, player: int, actions: list[Hashable]) -> dict[int, Hashable]:
+        """:meth:`legal_moves` worked out afresh. The default gives every legal action
+        its index; an encoding that leaves some actions out overrides this."""
+        return {self.action_to_index(state, action, player): action for action in actions}
+
+    def legal_indices(self, state: State, player: int) -> list[int]:
+        """The indices of ``player``'s legal actions, ascending, each once."""
+        return sorted(self.legal_moves(state, player))
 
     def legal_mask(self, state: State, player: int) -> np.ndarray:
-        """A 0/1 ``int8`` vector over the action space: 1 where the index is legal."""
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        mask[self.legal_indices(state, player)] = 1
-        return mask
+        """A 0/1 ``int8`` vector over the action space: 1 where the index is legal.
+
+        Written into a ``bytearray`` and viewed as numpy: a handful of Python writes
+        cost less than numpy's indexing with a list.
+        """
+        mask = bytearray(self.num_actions)
+        for index in self.legal_moves(state, player):
+            mask[index] = 1
+        return np.frombuffer(mask, dtype=np.int8)
+
+    def offered(self, state: State, index: int, player: int) -> Hashable | None:
+        """The legal action ``index`` names by :meth:`legal_moves`, or None: the quick
+        answer of :meth:`index_to_action`, which games check before working it out."""
+        return self.legal_moves(state, player).get(index)
 
     def action_label(self, index: int) -> str:
         """A short human name for ``index``, for docs and debugging."""

@@ -90,6 +90,9 @@ class GloryEncoding(Encoding):
     def index_to_action(self, state: State, index: int, player: int) -> Hashable:
         self._check_index(index)
         index = int(index)
+        offered = self.offered(state, index, player)
+        if offered is not None:
+            return offered
         game = self.game
         n = game.players
         action: Hashable

@@ -145,7 +145,6 @@ class RanchoEncoding(Encoding):
             ),
         ]
         self.tensor = RanchoTensor(game)
-        self._memo: tuple[list[Hashable], dict[int, Hashable]] | None = None
         self._expand_memo: dict[
             tuple[int, ...], tuple[tuple[tuple[int, Deal], ...], Deal | None]
         ] = {}
@@ -159,30 +158,10 @@ class RanchoEncoding(Encoding):
         self._check_index(index)
         return self.labels[index]
 
-    def legal_moves(self, state: State, player: int) -> dict[int, Hashable]:
-        """Each legal index of ``player`` with the engine action it stands for.
-
-        Remembered for the last position asked about: an adapter asks for the mask,
-        then the action of the chosen index, then applies it. The engine's own cache
-        of legal actions is renewed whenever the state changes, so the memo is valid
-        while that cache's list is the very one it was built from. The mapping
-        returned is that memo: read it, do not change it.
-        """
+    def _moves(self, state: State, player: int, actions: list[Hashable]) -> dict[int, Hashable]:
+        """The engine's listed moves that have an index, then the one-animal trades and
+        'complete the herd' the list leaves out (see the module docstring)."""
         rancho: RanchoState = state  # type: ignore[assignment]
-        if player < 0 or player not in rancho.acting_players():
-            return {}
-        actions = rancho.legal_actions(player)
-        listed = rancho._legal_cache[player][0]
-        memo = self._memo
-        if memo is not None and memo[0] is listed:
-            return memo[1]
-        out = self._moves(rancho, player, actions)
-        self._memo = (listed, out)
-        return out
-
-    def _moves(
-        self, rancho: RanchoState, player: int, actions: list[Hashable]
-    ) -> dict[int, Hashable]:
         out: dict[int, Hashable] = {}
         routes: dict[str, int] = {}
         for action in actions:
@@ -250,9 +229,6 @@ class RanchoEncoding(Encoding):
             kinds = [kind for kind in FARM if action.animals[kind]]
             return RETURN + kinds[0] if len(kinds) == 1 else RETURN_MIXED
         return None
-
-    def legal_indices(self, state: State, player: int) -> list[int]:
-        return sorted(self.legal_moves(state, player))
 
     def action_to_index(self, state: State, action: Hashable, player: int) -> int:
         reason = state.why_illegal(action, player)

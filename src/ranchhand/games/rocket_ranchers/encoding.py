@@ -65,6 +65,8 @@ class RocketEncoding(Encoding):
         self.occupy_start = self.form_start + self.slots
         self.size = self.occupy_start + self.slots * self.corrals
         self.tensor = RocketTensor(game, self.slots, self.corrals)
+        self._chance_index: dict[Hashable, int] = {}
+        """Each draw's chance index once known (:meth:`chance_to_index`)."""
 
     # ---------------------------------------------------------------- actions
     @property
@@ -95,6 +97,9 @@ class RocketEncoding(Encoding):
     def index_to_action(self, state: State, index: int, player: int) -> Hashable:
         self._check_index(index)
         index = int(index)
+        offered = self.offered(state, index, player)
+        if offered is not None:
+            return offered
         action: Hashable
         if index < self.form_start:
             action = self.fixed[index]
@@ -144,12 +149,20 @@ class RocketEncoding(Encoding):
         return self.tables.kinds + 1
 
     def chance_to_index(self, state: State, outcome: Hashable) -> int:
+        """The draw's card kind (the Space Cat last); remembered per draw, because
+        reading a card's text costs more than OpenSpiel's whole step otherwise and a
+        deck has few kinds."""
+        known = self._chance_index.get(outcome)
+        if known is not None:
+            return known
         if not isinstance(outcome, Draw):
             raise InvalidAction(f"{outcome} is not a draw")
         card = self.tables.card_of(outcome.card)
         if card is None:
             raise InvalidAction(f"{outcome}: no such card in this deck")
-        return self.tables.kinds if card == CAT else card
+        index = self.tables.kinds if card == CAT else card
+        self._chance_index[outcome] = index
+        return index
 
     def index_to_chance(self, state: State, index: int) -> Hashable:
         if isinstance(index, bool) or not 0 <= index < self.max_chance_outcomes:

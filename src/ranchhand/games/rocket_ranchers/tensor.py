@@ -96,16 +96,28 @@ class RocketTensor:
         self._seats_at = self._pending_at + slots * (self.card + 1)
         self._cells = self._cell_rows()
         self._corral_cache: dict[Corral, tuple[np.ndarray, int]] = {}
+        self._ranch_cache: dict[tuple[Corral, ...], tuple[np.ndarray, int]] = {}
+        self._beam_bits = np.array(
+            [[up >> beam & 1 for beam in range(self.beams)] for up in range(1 << self.beams)],
+            dtype=np.float32,
+        )
+        """Row ``up``: the beams-up entries of a seat whose beams are the bits of ``up``."""
         self._options = game.options
 
     def _cell_rows(self) -> np.ndarray:
-        """Each display cell's entries: row k for card kind k, then Space Cat, then empty."""
+        """Each display cell's entries: row k for card kind k, then Space Cat, then empty.
+
+        The last two rows are also rows ``CAT`` (-2) and ``EMPTY`` (-1), counted from
+        the end, so the display's codes pick their rows as they are.
+        """
         kinds = self.tables.kinds
         rows = np.zeros((kinds + 2, self.card + 2), dtype=np.float32)
         for kind in range(kinds):
             for part in self.card_parts:
                 rows[kind, part[kind]] = 1.0
-        rows[kinds, self.card] = rows[kinds + 1, self.card + 1] = 1.0
+        if sorted((CAT, EMPTY)) != [-2, -1]:
+            raise AssertionError("the display's codes for a Space Cat and an empty cell moved")
+        rows[CAT, self.card] = rows[EMPTY, self.card + 1] = 1.0
         return rows
 
     def build(self, observation: RocketObservation, player: int) -> np.ndarray:
@@ -125,9 +137,7 @@ class RocketTensor:
             observation.deck_size / self.deck_total,
             observation.deck_cats / self.cats_total,
         )
-        kinds = self.tables.kinds
-        codes = [kinds if c == CAT else kinds + 1 if c == EMPTY else c for c in observation.display]
-        out[self._display_at : self._pending_at] = self._cells[codes].ravel()
+        out[self._display_at : self._pending_at] = self._cells[list(observation.display)].ravel()
         width = self.card + 1
         for slot, card in enumerate(observation.pending):
             base = self._pending_at + slot * width
@@ -148,17 +158,26 @@ class RocketTensor:
         out[base] = observation.floof[seat] / self.cats_total
         out[base + 1] = float(observation.dogship[seat])
         out[base + 3] = len(mine) / self.corrals
-        up = observation.beams[seat]
-        for beam in range(self.beams):
-            out[base + 4 + beam] = float(up >> beam & 1)
         at = base + 4 + self.beams
-        size = self.corral_size
-        for corral in mine:
-            entries, points = self._corral(corral)
-            out[at : at + size] = entries
-            score += points
-            at += size
-        out[base + 2] = score / SCALE
+        out[base + 4 : at] = self._beam_bits[observation.beams[seat]]
+        entries, points = self._ranch(mine)
+        out[at : at + entries.size] = entries
+        out[base + 2] = (score + points) / SCALE
+
+    def _ranch(self, mine: tuple[Corral, ...]) -> tuple[np.ndarray, int]:
+        """A seat's corrals' entries in a row and their points, made once per distinct
+        line of corrals: a seat's corrals change only when a card is placed, so most
+        observations find them made."""
+        known = self._ranch_cache.get(mine)
+        if known is not None:
+            return known
+        made = [self._corral(corral) for corral in mine]
+        entries = np.concatenate([e for e, _points in made]) if made else self._cells[:0, 0]
+        known = (entries, sum(points for _e, points in made))
+        if len(self._ranch_cache) >= CACHED_CORRALS:
+            self._ranch_cache.clear()
+        self._ranch_cache[mine] = known
+        return known
 
     def _corral(self, corral: Corral) -> tuple[np.ndarray, int]:
         """A corral's entries and points, made once per distinct corral (corrals are values)."""

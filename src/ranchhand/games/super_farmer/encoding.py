@@ -77,6 +77,9 @@ class SuperFarmerEncoding(Encoding):
 
     def index_to_action(self, state: State, index: int, player: int) -> Hashable:
         self._check_index(index)
+        offered = self.offered(state, int(index), player)
+        if offered is not None:
+            return offered
         action = self.actions[int(index)]
         if not state.is_legal(action, player):
             raise InvalidAction(f"{action} (index {index}) is not legal now")
