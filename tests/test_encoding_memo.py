@@ -2,7 +2,7 @@
 
 Adapters ask an encoding about the same position several times a step (mask, then
 the action of the chosen index), so ``Encoding.legal_moves`` remembers the last
-position's answer, Rocket Ranchers remembers each draw's chance index and each
+position's answer, Rocket Ranchers remembers each draw's chance index (asked one by one or a node at once) and each
 seat's corrals in its tensor. Along random games played by index (with states
 cloned, as OpenSpiel's searches clone them, and two positions asked about in turn so
 the memo must notice the change), every remembered answer is checked against an
@@ -67,9 +67,13 @@ def test_remembered_answers_equal_fresh_ones(name: str, seed: int) -> None:
     state = encoding.game.new_initial_state()
     while not state.is_terminal():
         if state.current_player() == CHANCE:
-            outcome = state.chance_outcomes().sample(rng)
+            node = state.chance_outcomes()
+            fresh = _fresh(kind, state)
+            expected = [fresh.chance_to_index(state, outcome) for outcome in node.actions]
+            assert encoding.chance_indices(state, node.actions) == expected
+            outcome = node.sample(rng)
             index = encoding.chance_to_index(state, outcome)
-            assert index == _fresh(kind, state).chance_to_index(state, outcome)
+            assert index == fresh.chance_to_index(state, outcome)
             assert encoding.index_to_chance(state, index) == outcome
             state.apply(outcome, CHANCE)
             continue

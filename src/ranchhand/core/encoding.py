@@ -21,7 +21,7 @@ Two promises every encoding keeps, and the conformance tests check:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -129,6 +129,11 @@ class Encoding(ABC):
     def chance_to_index(self, state: State, outcome: Hashable) -> int:
         """A number for a chance outcome: by default its place in the outcome list."""
         return list(state.chance_outcomes().actions).index(outcome)
+
+    def chance_indices(self, state: State, outcomes: Sequence[Hashable]) -> list[int]:
+        """:meth:`chance_to_index` of each outcome of a chance node, in order: OpenSpiel
+        asks for a whole node at once, and a game may answer faster than one by one."""
+        return [self.chance_to_index(state, outcome) for outcome in outcomes]
 
     def index_to_chance(self, state: State, index: int) -> Hashable:
         """The chance outcome numbered ``index`` at this chance node."""

@@ -245,9 +245,9 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         encoding = state.game.encoding()
         if type(encoding).chance_to_index is Encoding.chance_to_index:  # numbered in order
             return [(index, weight / total) for index, weight in enumerate(node.weights)]
+        indices = encoding.chance_indices(state, node.actions)
         return [
-            (encoding.chance_to_index(state, action), weight / total)
-            for action, weight in zip(node.actions, node.weights, strict=True)
+            (index, weight / total) for index, weight in zip(indices, node.weights, strict=True)
         ]
 
     def _apply_action(self, action: int) -> None:

@@ -271,7 +271,7 @@ class RanchoEncoding(Encoding):
             index = STRIKE_BASE + outcome.price - 1
         else:
             raise InvalidAction(f"{outcome!r} is no Rancho chance outcome", game="rancho")
-        if outcome not in state.chance_outcomes().actions:
+        if outcome not in state.chance_outcomes():
             raise InvalidAction(f"{outcome} is not an outcome of this chance node", game="rancho")
         return index
 
@@ -287,7 +287,7 @@ class RanchoEncoding(Encoding):
             outcome = DiceRoll(*ROLL_PAIRS[index])
         else:
             outcome = Strike(index - STRIKE_BASE + 1)
-        if outcome not in state.chance_outcomes().actions:
+        if outcome not in state.chance_outcomes():
             raise InvalidAction(
                 f"chance outcome {index} ({outcome}) is not an outcome of this chance node",
                 game="rancho",

@@ -23,12 +23,15 @@ from ranchhand.games.rancho.tables import FACES, FARM, PREDATOR_NAMES, SPECIES
 
 if TYPE_CHECKING:
     from ranchhand.games.rancho.game import RanchoGame
+    from ranchhand.games.rancho.grazing import Arrangement
     from ranchhand.games.rancho.observation import RanchoObservation
 
 PREDATORS = tuple(sorted(PREDATOR_NAMES))
 """Fox then wolf, in the order of their one-hot slots."""
 STRIKES_SHOWN = 2
 """A roll brings at most a fox and a wolf: two strikes."""
+CACHED = 50_000
+"""Boards of owners and arrangements remembered before the memo starts afresh."""
 
 
 class RanchoTensor:
@@ -78,6 +81,44 @@ class RanchoTensor:
         self._price_slot = {price: i for i, price in enumerate(self.prices)}
         self._blank = array("f", bytes(4 * self.size))
         """All zeros: each tensor starts as a copy of it."""
+        self._owners_cache: dict[tuple[tuple[int, ...], int], array[float]] = {}
+        self._grazing_cache: dict[Arrangement, tuple[tuple[int, float], ...]] = {}
+
+    def _owners(self, owners: tuple[int, ...], player: int) -> array[float]:
+        """The space-owner block seen from ``player``, made once per distinct board of
+        owners: land changes hands only at a purchase, so most tensors find it made."""
+        known = self._owners_cache.get((owners, player))
+        if known is None:
+            n = self.players
+            known = array("f", bytes(4 * self.spaces * n))
+            for space, owner in enumerate(owners):
+                if owner >= 0:
+                    known[space * n + (owner - player) % n] = 1.0
+            if len(self._owners_cache) >= CACHED:
+                self._owners_cache.clear()
+            self._owners_cache[(owners, player)] = known
+        return known
+
+    def _grazing(self, pieces: Arrangement) -> tuple[tuple[int, float], ...]:
+        """(place in the block of what stands on each space, amount) for each space an
+        arrangement uses, made once per distinct arrangement (a player's changes only
+        when the herd does), rather than walking its pieces' space bits every time."""
+        known = self._grazing_cache.get(pieces)
+        if known is None:
+            per_space, farm = self.game.grazing.per_space, len(FARM)
+            places = []
+            for kind, count, mask in pieces:
+                amount = count / per_space if kind == 0 else 1.0
+                rest = mask
+                while rest:
+                    low = rest & -rest
+                    places.append(((low.bit_length() - 1) * farm + kind, amount))
+                    rest ^= low
+            known = tuple(places)
+            if len(self._grazing_cache) >= CACHED:
+                self._grazing_cache.clear()
+            self._grazing_cache[pieces] = known
+        return known
 
     def build(self, observation: RanchoObservation, player: int) -> np.ndarray:
         """``player``'s tensor from ``observation`` (the public table as its JSON shows it).
@@ -118,21 +159,12 @@ class RanchoTensor:
         for p in range(n):
             out[at + seat[p]] = state.land[p].bit_count() / self.pastures_most
         at += n
-        for space, owner in enumerate(state.owner):
-            if owner >= 0:
-                out[at + space * n + seat[owner]] = 1.0
+        out[at : at + spaces * n] = self._owners(tuple(state.owner), player)
         at += spaces * n
-        per_space = self.game.grazing.per_space
-        farm = len(FARM)
         for pieces in state.pieces:
-            for kind, count, mask in pieces:
-                amount = count / per_space if kind == 0 else 1.0
-                rest = mask
-                while rest:
-                    low = rest & -rest
-                    out[at + (low.bit_length() - 1) * farm + kind] = amount
-                    rest ^= low
-        at += spaces * farm
+            for offset, amount in self._grazing(pieces):
+                out[at + offset] = amount
+        at += spaces * len(FARM)
         if state.dice is not None:
             for face in state.dice:
                 out[at + face] += 0.5

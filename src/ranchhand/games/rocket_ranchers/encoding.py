@@ -26,7 +26,7 @@ deck.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -164,6 +164,13 @@ class RocketEncoding(Encoding):
         self._chance_index[outcome] = index
         return index
 
+    def chance_indices(self, state: State, outcomes: Sequence[Hashable]) -> list[int]:
+        known = self._chance_index
+        try:
+            return [known[outcome] for outcome in outcomes]
+        except KeyError:  # a draw not numbered yet: number each on its own
+            return super().chance_indices(state, outcomes)
+
     def index_to_chance(self, state: State, index: int) -> Hashable:
         if isinstance(index, bool) or not 0 <= index < self.max_chance_outcomes:
             raise InvalidAction(
@@ -172,7 +179,7 @@ class RocketEncoding(Encoding):
             )
         tables = self.tables
         outcome = tables.draw_cat if index == tables.kinds else tables.draws[index]
-        if outcome not in state.chance_outcomes().actions:
+        if outcome not in state.chance_outcomes():
             raise InvalidAction(f"chance outcome {index} ({outcome}): no such card in the deck")
         return outcome
 
