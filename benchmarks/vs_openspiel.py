@@ -82,7 +82,7 @@ def ranchhand_loop(game_id: str, players: int) -> PlayOne:
 
 
 def openspiel_loop(short_name: str) -> PlayOne:
-    import pyspiel
+    import pyspiel  # type: ignore[import-not-found]
 
     game = pyspiel.load_game(short_name)
 
@@ -136,7 +136,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per row")
     parser.add_argument("--players", type=int, default=4, help="players in ranchhand's games")
     args = parser.parse_args()
-    import open_spiel.python.games  # noqa: F401  (registers OpenSpiel's Python games)
+    import open_spiel.python.games  # type: ignore[import-untyped]  # noqa: F401  (registers them)
 
     loops: list[tuple[str, str, PlayOne]] = [
         (g, f"ranchhand ({args.players} players)", ranchhand_loop(g, args.players))
