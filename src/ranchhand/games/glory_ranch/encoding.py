@@ -22,7 +22,7 @@ by card kind, so a card keeps its number whatever is left.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -154,6 +154,14 @@ class GloryEncoding(Encoding):
         if card is None:
             raise InvalidAction(f"{outcome} is not a draw or steal of a card in this deck")
         return card
+
+    def chance_indices(self, state: State, outcomes: Sequence[Hashable]) -> list[int]:
+        """The node's cards' kinds in one pass (a draw has up to 32 outcomes)."""
+        kinds = self.game.index
+        numbers = [kinds.get(getattr(outcome, "card", "")) for outcome in outcomes]
+        if None in numbers:  # name the outcome that is no card of this deck
+            return super().chance_indices(state, outcomes)
+        return cast("list[int]", numbers)
 
     def index_to_chance(self, state: State, index: int) -> Hashable:
         kinds = self.game.kinds

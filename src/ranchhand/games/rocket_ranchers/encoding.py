@@ -86,6 +86,16 @@ class RocketEncoding(Encoding):
             return self.occupy_start + slot * self.corrals + action.corral - 1
         raise InvalidAction(f"{action} is no Rocket Ranchers action with an index")
 
+    def _moves(self, state: State, player: int, actions: list[Hashable]) -> dict[int, Hashable]:
+        """Every legal action's index, the fixed blocks looked up here: a dogship step
+        lists all 120 swaps, and a call per action would cost most of the step."""
+        fixed = self.fixed_index
+        out: dict[int, Hashable] = {}
+        for action in actions:
+            index = fixed.get(action)
+            out[self.action_to_index(state, action, player) if index is None else index] = action
+        return out
+
     def _slot(self, state: State, card: str) -> int:
         """The pending slot of ``card``: where it first stands among the collected cards."""
         kind = self.tables.kind_by_text.get(card)
