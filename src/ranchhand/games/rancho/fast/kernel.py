@@ -830,7 +830,6 @@ def blocked_offers(g: Geometry, memo: Memo, t: Table, seat: int, out: np.ndarray
         rest ^= low
     start &= foreign
     best = np.full(pastures, -1, np.int64)
-    done = np.zeros(pastures, np.bool_)
     parents = np.full((pastures, 6), -1, np.int64)
     parent_count = np.zeros(pastures, np.int64)
     rest = start
@@ -838,14 +837,17 @@ def blocked_offers(g: Geometry, memo: Memo, t: Table, seat: int, out: np.ndarray
         low = rest & -rest
         rest ^= low
         best[low_bit(low)] = g.spaces[PRICE, low_bit(low)]
-    while True:
+    waiting = start  # reached and not yet settled: what the reference's heap holds
+    while waiting:
         pick = -1
-        for s in range(pastures):
-            if best[s] >= 0 and not done[s] and (pick < 0 or best[s] < best[pick]):
+        rest = waiting
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            s = low_bit(low)
+            if pick < 0 or best[s] < best[pick]:
                 pick = s
-        if pick < 0:
-            break
-        done[pick] = True
+        waiting ^= 1 << pick
         near = g.neighbours[seat, pick] & foreign
         while near:
             low = near & -near
@@ -856,6 +858,7 @@ def blocked_offers(g: Geometry, memo: Memo, t: Table, seat: int, out: np.ndarray
                 best[m] = new
                 parents[m, 0] = pick
                 parent_count[m] = 1
+                waiting |= low
             elif new == best[m]:
                 known = False
                 for j in range(parent_count[m]):
