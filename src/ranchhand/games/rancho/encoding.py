@@ -29,7 +29,7 @@ and given on the game's docs page.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -145,6 +145,8 @@ class RanchoEncoding(Encoding):
             ),
         ]
         self.tensor = RanchoTensor(game)
+        self._chance_index: dict[Hashable, int] = {}
+        """Each chance outcome's number once worked out (a handful of rolls and strikes)."""
         self._expand_memo: dict[
             tuple[int, ...], tuple[tuple[tuple[int, Deal], ...], Deal | None]
         ] = {}
@@ -262,15 +264,19 @@ class RanchoEncoding(Encoding):
     def max_chance_outcomes(self) -> int:
         return STRIKE_BASE + MAX_PRICE
 
+    def chance_indices(self, state: State, outcomes: Sequence[Hashable]) -> list[int]:
+        """The numbers of a node's own outcomes (no check that they are its own), from
+        the memo :meth:`chance_to_index` fills: a roll has 21 outcomes, once a turn."""
+        known = self._chance_index
+        try:
+            return [known[outcome] for outcome in outcomes]
+        except KeyError:  # an outcome not numbered yet: number each on its own
+            return super().chance_indices(state, outcomes)
+
     def chance_to_index(self, state: State, outcome: Hashable) -> int:
-        if isinstance(outcome, DiceRoll):
-            index = ROLL_PAIRS.index(
-                (min(outcome.first, outcome.second), max(outcome.first, outcome.second))
-            )
-        elif isinstance(outcome, Strike) and 1 <= outcome.price <= MAX_PRICE:
-            index = STRIKE_BASE + outcome.price - 1
-        else:
-            raise InvalidAction(f"{outcome!r} is no Rancho chance outcome", game="rancho")
+        index = self._chance_index.get(outcome)
+        if index is None:
+            index = self._chance_index[outcome] = _chance_number(outcome)
         if outcome not in state.chance_outcomes():
             raise InvalidAction(f"{outcome} is not an outcome of this chance node", game="rancho")
         return index
@@ -313,3 +319,13 @@ class RanchoEncoding(Encoding):
 
     def observation_layout(self) -> list[tuple[str, int]]:
         return list(self.tensor.layout)
+
+
+def _chance_number(outcome: Hashable) -> int:
+    """A roll's unordered pair of faces, or a strike's price, as a chance index."""
+    if isinstance(outcome, DiceRoll):
+        pair = (min(outcome.first, outcome.second), max(outcome.first, outcome.second))
+        return ROLL_PAIRS.index(pair)
+    if isinstance(outcome, Strike) and 1 <= outcome.price <= MAX_PRICE:
+        return STRIKE_BASE + outcome.price - 1
+    raise InvalidAction(f"{outcome!r} is no Rancho chance outcome", game="rancho")
