@@ -236,9 +236,10 @@ class _Writer:
 
     def seats(self, values: list[float]) -> None:
         """Per-seat values in absolute seat order, written from the viewer round."""
-        turn, at = self.player, self.at
-        self.at = at + self.players
-        self.out[at : self.at] = array("f", values[turn:] + values[:turn])
+        out, turn, at, n = self.out, self.player, self.at, self.players
+        for offset in range(n):
+            out[at + offset] = values[(turn + offset) % n]
+        self.at = at + n
 
     def counts(self, size: int, cards: list[int]) -> None:
         for card in cards:
