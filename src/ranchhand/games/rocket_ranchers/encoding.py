@@ -189,7 +189,8 @@ class RocketEncoding(Encoding):
             )
         tables = self.tables
         outcome = tables.draw_cat if index == tables.kinds else tables.draws[index]
-        if outcome not in state.chance_outcomes():
+        # a scan of the outcomes: hashing all 46 for the node's lookup costs more
+        if outcome not in state.chance_outcomes().actions:
             raise InvalidAction(f"chance outcome {index} ({outcome}): no such card in the deck")
         return outcome
 
