@@ -1,9 +1,11 @@
 """Rancho's fast engine beside its reference engine and OpenSpiel's C++ ``pig``, one run.
 
-Each row plays whole games for ``--seconds`` of this process's CPU time (not the clock:
-other work on a shared machine counts far less), so the rows share the conditions of
-the moment and their ratios are fair. A step is any action applied, chance outcomes
-included, in every row (what ``ranchhand bench`` counts).
+Each measurement plays whole games for ``--seconds`` of this process's CPU time (not the
+clock: other work on a shared machine counts far less). A round measures, for each table
+size and bot, the reference engine, the fast engine and pig back to back, so their ratios
+compare figures of the same moment; the table gives the median over ``--rounds`` rounds
+(a shared machine's figures swing by a third from one minute to the next). A step is any
+action applied, chance outcomes included, in every row (what ``ranchhand bench`` counts).
 
 * reference: ``ranchhand.core.runner.play`` with the bot in every seat (what
   ``simulate`` runs), ``max_turns`` 2000 as ``bench``;
@@ -13,7 +15,7 @@ included, in every row (what ``ranchhand bench`` counts).
   needs ``open_spiel`` (the ``openspiel`` extra); skipped without it. ::
 
     nice .venv/bin/python benchmarks/fast_engine.py
-    nice .venv/bin/python benchmarks/fast_engine.py --players 2 4 6 --seconds 5
+    nice .venv/bin/python benchmarks/fast_engine.py --players 6 --bots random --rounds 5
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import random
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from statistics import median
 
 import numpy as np
 from vs_openspiel import Row, openspiel_loop
@@ -89,35 +92,51 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 6])
     parser.add_argument("--bots", nargs="+", default=["random", "greedy"])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    rows: list[tuple[str, str, Row, Row]] = []
-    for players in args.players:
-        for bot in args.bots:
-            name = f"rancho {players}p {bot}"
-            slow = measure(name, "reference", reference(players, bot), args.seconds)
-            quick = measure(name, "fast", fast(players, bot), args.seconds)
-            rows.append((f"rancho, {players} players", bot, slow, quick))
     pig_play = pig()
-    pig_row = measure("pig", "OpenSpiel C++", pig_play, args.seconds) if pig_play else None
+    configs = [
+        (players, bot, reference(players, bot), fast(players, bot))
+        for players in args.players
+        for bot in args.bots
+    ]
+    # Each round measures every configuration's engines and pig back to back, so a ratio
+    # compares figures of the same moment; the table gives the median over the rounds.
+    measured: dict[tuple[int, str], list[tuple[Row, Row, Row | None]]] = {}
+    for _round in range(args.rounds):
+        for players, bot, slow_play, quick_play in configs:
+            name = f"rancho {players}p {bot}"
+            slow = measure(name, "reference", slow_play, args.seconds)
+            quick = measure(name, "fast", quick_play, args.seconds)
+            beside = measure("pig", "OpenSpiel C++", pig_play, args.seconds) if pig_play else None
+            measured.setdefault((players, bot), []).append((slow, quick, beside))
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()} {platform.processor()}, "
-        f"{os.cpu_count()} cores, python {platform.python_version()}, {args.seconds:g} CPU s a row"
+        f"{os.cpu_count()} cores, python {platform.python_version()}, {args.seconds:g} CPU s a "
+        f"row, median of {args.rounds} rounds"
     )
     print()
-    print("| game | bot | reference steps/s | fast steps/s | fast games/s | x reference | x pig |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
-    for game, bot, slow, quick in rows:
-        versus_pig = f"{quick.steps_per_s / pig_row.steps_per_s:.2f}" if pig_row else "-"
-        print(
-            f"| {game} | {bot} | {slow.steps_per_s:,.0f} | {quick.steps_per_s:,.0f} "
-            f"| {quick.games_per_s:,.0f} | {quick.steps_per_s / slow.steps_per_s:.1f} "
-            f"| {versus_pig} |"
+    print(
+        "| game | bot | reference steps/s | fast steps/s | fast games/s | pig steps/s "
+        "| fast / reference | fast / pig |"
+    )
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for (players, bot), rounds in measured.items():
+        slow = median(r[0].steps_per_s for r in rounds)
+        quick = median(r[1].steps_per_s for r in rounds)
+        games = median(r[1].games_per_s for r in rounds)
+        ratio = median(r[1].steps_per_s / r[0].steps_per_s for r in rounds)
+        pigs = [r[2].steps_per_s for r in rounds if r[2] is not None]
+        pig_rate = f"{median(pigs):,.0f}" if pigs else "-"
+        versus_pig = (
+            f"{median(r[1].steps_per_s / r[2].steps_per_s for r in rounds if r[2]):.2f}"
+            if pigs
+            else "-"
         )
-    if pig_row:
         print(
-            f"| pig | random (OpenSpiel C++, Python loop) | | {pig_row.steps_per_s:,.0f} "
-            f"| {pig_row.games_per_s:,.0f} | | 1.00 |"
+            f"| rancho, {players} players | {bot} | {slow:,.0f} | {quick:,.0f} | {games:,.0f} "
+            f"| {pig_rate} | {ratio:.1f} | {versus_pig} |"
         )
 
 
