@@ -284,7 +284,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         if not 0 <= who < state.game.players:
             raise pyspiel.SpielError(f"no observation tensor for player {who}")
         tensor = state.game.encoding().observation_tensor(state.observe(who), who)
-        return tensor.reshape(-1).tolist()  # type: ignore[no-any-return]
+        return _as_list(tensor.reshape(-1))
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self._engine.state
@@ -313,6 +313,19 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self._engine.state)
+
+
+def _as_list(flat: np.ndarray) -> list[float]:
+    """``flat.tolist()``, made faster for a mostly-zero tensor (Rocket Ranchers' 8,525
+    numbers are 98% zeros in random games): a list of one shared zero with the rest
+    written in, since a Python float for every entry costs more than a whole step."""
+    places = np.flatnonzero(flat)
+    if 4 * places.size > flat.size:
+        return flat.tolist()  # type: ignore[no-any-return]
+    out = [0.0] * flat.size
+    for place, value in zip(places.tolist(), flat[places].tolist(), strict=True):
+        out[place] = value
+    return out
 
 
 class Observer:
