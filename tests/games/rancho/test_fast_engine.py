@@ -19,6 +19,8 @@ from itertools import accumulate
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from ranchhand.core import CHANCE, OptionError
@@ -92,6 +94,24 @@ def test_random_games_agree_step_by_step(players: int, options: dict[str, str]) 
     engine = FastRancho(load("rancho", players, max_turns=50, **options))
     for seed in range(60):
         play_both(engine, seed, ("random",) * players)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    players=st.integers(2, 6),
+    board=st.sampled_from(["hex-rings", "hex-compact"]),
+    dice=st.sampled_from(["twin", "farmer"]),
+    dogs=st.sampled_from(["by-players", "all", "none"]),
+    seed=st.integers(0, 2**32 - 1),
+    greedy_seats=st.integers(0, 63),
+)
+def test_any_options_and_seats_agree(
+    players: int, board: str, dice: str, dogs: str, seed: int, greedy_seats: int
+) -> None:
+    """Every combination of the options, with any seats greedy, plays the same."""
+    engine = FastRancho(load("rancho", players, board=board, dice=dice, dogs=dogs, max_turns=40))
+    seats = tuple("greedy" if greedy_seats >> seat & 1 else "random" for seat in range(players))
+    play_both(engine, seed, seats)
 
 
 def test_walled_in_players_buy_through_others_alike() -> None:
