@@ -6,7 +6,8 @@ of what it calls, so ``play.play_many`` compiled before an edit of ``kernel.py``
 go on playing by the old rules. Here a function of this package is stale when any
 ``.py`` file of the package has changed. This uses numba's cache locators, which are
 not a public API: where a numba release lacks them, nothing is registered and the
-cache falls back to numba's own per-file check.
+cache falls back to numba's own per-file check, as it does when ``NUMBA_CACHE_DIR`` names
+another place for the cache.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from numba.core import caching
+from numba.core import caching, config
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,8 +41,8 @@ def register() -> bool:
 
         @classmethod
         def from_function(cls, py_func: Any, py_file: str) -> Any:
-            if Path(py_file).resolve().parent != HERE:
-                return None
+            if getattr(config, "CACHE_DIR", "") or Path(py_file).resolve().parent != HERE:
+                return None  # NUMBA_CACHE_DIR set: numba's own locator, as asked
             return super().from_function(py_func, py_file)
 
         def get_source_stamp(self) -> Any:
