@@ -2,11 +2,12 @@
 
 Adapters ask an encoding about the same position several times a step (mask, then
 the action of the chosen index), so ``Encoding.legal_moves`` remembers the last
-position's answer, Rocket Ranchers remembers each draw's chance index (asked one by one or a node at once) and each
-seat's corrals in its tensor. Along random games played by index (with states
-cloned, as OpenSpiel's searches clone them, and two positions asked about in turn so
-the memo must notice the change), every remembered answer is checked against an
-encoding made afresh for the same game, whose memos are empty.
+position's answer; Rancho and Rocket Ranchers remember each chance outcome's number
+(asked one by one or a node at once), and their tensors remember parts of the table
+(owners and arrangements, each seat's corrals). Along random games played by index
+(with states cloned, as OpenSpiel's searches clone them, and two positions asked about
+in turn so the memo must notice the change), every remembered answer is checked against
+an encoding made afresh for the same game, whose memos are empty.
 """
 
 from __future__ import annotations
