@@ -89,9 +89,8 @@ class GreedyBot(Bot):
             return max(legal_actions, key=lambda a: shed_value(k, a.card))  # type: ignore[attr-defined]
         assert obs is not None, "every other choice looks at the table"
         if isinstance(first, HandCard):
-            me = seat(obs)
-            before = ranch_points(k.tables, obs.ranches, me, len(obs.hand) - 1)
             others = Others.of(obs)
+            before = ranch_points(k.tables, obs.ranches, others.me, len(obs.hand) - 1)
             return max(legal_actions, key=lambda a: play_value(k, obs, a, before, others))  # type: ignore[arg-type]
         if isinstance(first, Target):
             return choose_target(k, obs, legal_actions)  # type: ignore[arg-type]
@@ -109,8 +108,10 @@ def seat(obs: GloryObservation) -> int:
 
 @dataclass(frozen=True)
 class Others:
-    """The other seats and their smallest hand: worked out once a decision, not per card."""
+    """My seat, the other seats and their smallest hand: worked out once a decision, not
+    per card weighed."""
 
+    me: int
     seats: list[int]
     smallest: int
 
@@ -118,7 +119,7 @@ class Others:
     def of(cls, obs: GloryObservation) -> Others:
         me = seat(obs)
         seats = [p for p in range(obs.players) if p != me]
-        return cls(seats, min(obs.hand_sizes[p] for p in seats))
+        return cls(me, seats, min(obs.hand_sizes[p] for p in seats))
 
 
 def play_value(
@@ -129,12 +130,14 @@ def play_value(
     ``before`` is my ranch's points now (with the hand one card smaller).
     """
     card = k.deck.cards[k.index[action.card]]
-    me = seat(obs)
+    me = others.me
     ranches = list(obs.ranches)
     ranches[me] = [*ranches[me], card.index]
     hand_after = len(obs.hand) - 1
     actions = card.actions
-    if actions and actions[0].do == "place":
+    if not actions:
+        return float(ranch_points(k.tables, ranches, me, hand_after) - before + card.penalty)
+    if actions[0].do == "place":
         slot = 0 if actions[0].at == "left" else best_slot(k, ranches, me, hand_after)
         ranches[me].insert(slot, ranches[me].pop())
     value = float(ranch_points(k.tables, ranches, me, hand_after) - before + card.penalty)
@@ -235,7 +238,7 @@ def effect_value(
     Drawing costs more when the round may end soon (an opponent's hand is no larger
     than mine), because a card stuck in hand scores its penalty.
     """
-    me = seat(obs)
+    me = around.me
     others = around.seats
     soon = around.smallest <= len(rest) + 1
     own_draw = -2.0 if soon else -0.5

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from ranchhand.bots.base import Bot
 from ranchhand.games.rocket_ranchers.actions import END_TURN, REBOOT, Dogship, Form, Occupy
 from ranchhand.games.rocket_ranchers.observation import RocketObservation
 from ranchhand.games.rocket_ranchers.scoring import table_points
-from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, FULL, Tables, neighbours
+from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, EMPTY, Tables, neighbours
 
 PARTIAL = 0.6
 """Share of the way to the next score row that a corral's potential counts."""
@@ -42,6 +42,10 @@ FOUND_VALUE = 0.5
 """A card that only founds a new corral: it scores nothing itself."""
 SWAP_MARGIN = 2.0
 """The gain a dogship swap must bring (the dogship then waits for a reboot)."""
+_ROUNDING = 1e-6
+"""Far above the rounding of a sum of a few dozen points, far below any real difference."""
+CorralShape = tuple[int, int, float]
+"""A corral as its potential sees it: amount (cards or dots), biome bit mask, potential."""
 
 
 def _potential_curve(
@@ -75,7 +79,7 @@ class GreedyBot(Bot):
         self._prepared_for: object = None
         self._table: tuple[tuple[float, ...], ...] = ()
         self._dots = False
-        self._homes: tuple[dict[int, list[tuple[int, int, float]]], bool] = ({}, False)
+        self._homes: tuple[dict[int, list[CorralShape]], bool] = ({}, False)
         self._known_corrals: tuple[object, ...] | None = None
         self._known_options: object = None
         self._kind_values: dict[int, float] = {}
@@ -110,15 +114,22 @@ class GreedyBot(Bot):
         self._dots = obs.options["abundance_counts"] == "dots"
         self._prepared_for = obs.options
 
-    def _corral_gain(self, obs: RocketObservation, face_up: Sequence[int], kind: int) -> float:
-        """The rise in potential when ``kind`` joins a corral holding ``face_up``."""
-        biome, dots, table = obs.tables.biome, obs.tables.dots, self._table
-        amount = sum(dots[k] for k in face_up) if self._dots else len(face_up)
-        biomes = {biome[k] for k in face_up}
-        before = table[min(amount, 60)][min(len(biomes), 10)]
-        biomes.add(biome[kind])
-        amount += dots[kind] if self._dots else 1
-        return table[min(amount, 60)][min(len(biomes), 10)] - before
+    def _corral_shape(self, obs: RocketObservation, face_up: Sequence[int]) -> CorralShape:
+        """What a corral's potential depends on: (amount, biome mask, potential). A card
+        joining it changes only the amount and the mask, so its gain is two table reads."""
+        tables = obs.tables
+        amount = sum(tables.dots[k] for k in face_up) if self._dots else len(face_up)
+        biomes = 0
+        for kind in face_up:
+            biomes |= 1 << tables.biome[kind]
+        return amount, biomes, self._table[min(amount, 60)][min(biomes.bit_count(), 10)]
+
+    def _corral_gain(self, obs: RocketObservation, shape: CorralShape, kind: int) -> float:
+        """The rise in potential when ``kind`` joins a corral of ``shape``."""
+        amount, biomes, before = shape
+        amount += obs.tables.dots[kind] if self._dots else 1
+        grown = (biomes | 1 << obs.tables.biome[kind]).bit_count()
+        return self._table[min(amount, 60)][min(grown, 10)] - before
 
     def _card_values(self, obs: RocketObservation) -> dict[int, float]:
         """What each kind in the display is worth to the bot (best corral it joins).
@@ -148,23 +159,16 @@ class GreedyBot(Bot):
                 known[kind] = best
         return known
 
-    def _corral_homes(
-        self, obs: RocketObservation
-    ) -> tuple[dict[int, list[tuple[int, int, float]]], bool]:
+    def _corral_homes(self, obs: RocketObservation) -> tuple[dict[int, list[CorralShape]], bool]:
         """The bot's corrals by species as (amount, biome mask, potential); any empty one?"""
-        tables = obs.tables
-        homes: dict[int, list[tuple[int, int, float]]] = {}
+        homes: dict[int, list[CorralShape]] = {}
         empty = False
         for _, face_up in obs.corrals[obs.seat]:
             if not face_up:
                 empty = True
                 continue
-            amount = sum(tables.dots[k] for k in face_up) if self._dots else len(face_up)
-            biomes = 0
-            for kind in face_up:
-                biomes |= 1 << tables.biome[kind]
-            value = self._table[min(amount, 60)][min(biomes.bit_count(), 10)]
-            homes.setdefault(tables.species[face_up[0]], []).append((amount, biomes, value))
+            species = obs.tables.species[face_up[0]]
+            homes.setdefault(species, []).append(self._corral_shape(obs, face_up))
         return homes, empty
 
     def _cat_values(self, obs: RocketObservation, up_to: int) -> list[float]:
@@ -194,27 +198,30 @@ class GreedyBot(Bot):
         cover, near, _ = _matrices(tables)
         cell_value = np.array([values.get(card, 0.0) for card in display])
         total = cover @ cell_value
-        if CAT not in display:
+        cats = display.count(CAT)
+        if not cats:
             return total
-        cats = 0
-        filled = 0
-        for cell in range(CELLS):
-            card = display[cell]
+        cat_value = np.array(self._cat_values(obs, cats))
+        chain = obs.options["cat_chain"]
+        if EMPTY not in display and not chain:
+            is_cat = np.array([card == CAT for card in display], float)
+            counts = (near @ is_cat).astype(np.intp)  # whole numbers: exact in floats
+        else:
+            counts = self._cats_met(tables, display, chain)
+        return total + cat_value[counts]
+
+    def _cats_met(self, tables: Tables, display: tuple[int, ...], chain: bool) -> np.ndarray:
+        """How many Space Cats each placement takes when the display has gaps or cats chain
+        (the neighbourhood product no longer holds): beam by beam from the cell masks."""
+        cats = filled = 0
+        for cell, card in enumerate(display):
             if card == CAT:
                 cats |= 1 << cell
+            if card != EMPTY:
                 filled |= 1 << cell
-            elif card >= 0:
-                filled |= 1 << cell
-        cat_value = np.array(self._cat_values(obs, cats.bit_count()))
-        chain = obs.options["cat_chain"]
-        if filled == FULL and not chain:
-            is_cat = np.array([1 if card == CAT else 0 for card in display])
-            counts = near @ is_cat
-        else:
-            counts = np.array(
-                [self._caught(p.mask & filled, cats, chain).bit_count() for p in tables.placements]
-            )
-        return total + cat_value[counts]
+        return np.array(
+            [self._caught(p.mask & filled, cats, chain).bit_count() for p in tables.placements]
+        )
 
     @staticmethod
     def _caught(mask: int, cats: int, chain: bool) -> int:
@@ -234,71 +241,68 @@ class GreedyBot(Bot):
         tables = obs.tables
         values = self._card_values(obs)
         every = self._beam_values(obs, values)
-        _, _, beam_of = _matrices(tables)
-        options = np.where(_UP[obs.beams[obs.seat]][beam_of], every, -np.inf)
+        up = obs.beams[obs.seat]
+        options = every + _face_up(tables, up)
         best = int(options.argmax())
         best_value = float(options[best])
-        if obs.beams[obs.seat] != (1 << len(tables.beams)) - 1:  # a reboot is allowed
-            best_owned = float(every.max())
+        if up != (1 << len(tables.beams)) - 1:  # a reboot is allowed
+            best_owned = float(every[every.argmax()])  # argmax: far cheaper than max
             if best_value <= 0 or best_value < self.reboot_share * best_owned - 1.0:
                 return REBOOT
         if obs.dogship[obs.seat]:
-            swap = self._best_swap(obs, values, options)
+            swap = self._best_swap(obs, values, options, best_value)
             if swap is not None:
                 return swap
         return tables.placements[best].action
 
     def _best_swap(
-        self, obs: RocketObservation, values: dict[int, float], options: np.ndarray
+        self, obs: RocketObservation, values: dict[int, float], options: np.ndarray, top: float
     ) -> Dogship | None:
-        """The same-biome swap that lifts the best face-up beam by ``swap_margin``, if any.
+        """The same-biome swap that lifts the best face-up beam (worth ``top``) by
+        ``swap_margin``, if any.
 
         Swapping cells i and j changes a beam covering i but not j by v(j) - v(i)
         (and the reverse), and leaves its Space Cats alone (cats never move), so
         every beam after every swap is one array: beams x swaps.
         """
-        tables = obs.tables
         display = obs.display
-        biome = tables.biome
-        groups: dict[int, list[int]] = {}
-        for cell, card in enumerate(display):
-            if card >= 0:
-                groups.setdefault(biome[card], []).append(cell)
+        groups = _biome_groups(obs.tables, display)
         # The largest gain of any swap is the widest spread of values within a biome: known
         # before listing the pairs, it rules out most turns' swaps at once.
         spread = -1.0  # stays negative when no biome has two cards: no swap at all
-        for cells in groups.values():
+        for cells in groups:
             if len(cells) > 1:
                 worth = [values[display[c]] for c in cells]
                 spread = max(spread, max(worth) - min(worth))
-        if spread < 0:
-            return None
-        needed = options.max() + self.swap_margin
-        rows = np.flatnonzero(options + spread >= needed)
+        if spread + _ROUNDING < self.swap_margin:
+            return None  # not even the best beam can gain the margin (nor a worse one)
+        needed = top + self.swap_margin
+        rows = (options + spread >= needed).nonzero()[0]
         if not len(rows):
             return None  # no swap can lift any beam far enough
         pairs = [
             (first, second)
-            for cells in groups.values()
+            for cells in groups
             for n, first in enumerate(cells)
             for second in cells[n + 1 :]
         ]
         gains = [values[display[j]] - values[display[i]] for i, j in pairs]
-        cover, _, _ = _matrices(tables)
-        first = np.array([i for i, _ in pairs])
-        second = np.array([j for _, j in pairs])
+        cover, _, _ = _matrices(obs.tables)
+        first = [i for i, _ in pairs]
+        second = [j for _, j in pairs]
         near = cover[rows]
         after = options[rows, None] + (near[:, first] - near[:, second]) * np.array(gains)
         best = int(after.argmax())
         if after.flat[best] < needed:
             return None
-        return tables.swaps[pairs[best % len(pairs)]]  # same biome, both Wildlife: legal
+        return obs.tables.swaps[pairs[best % len(pairs)]]  # same biome, both Wildlife: legal
 
     def _place(self, obs: RocketObservation, legal: Sequence[Hashable]) -> Hashable:
         tables = obs.tables
         corrals = obs.corrals[obs.seat]
         best: tuple[float, Hashable] | None = None
         empty_fill: list[Occupy] = []
+        shapes: dict[int, CorralShape] = {}  # each corral's, once a decision
         for action in legal:
             if not isinstance(action, Occupy):
                 continue
@@ -307,7 +311,10 @@ class GreedyBot(Bot):
             if not face_up:
                 empty_fill.append(action)
                 continue
-            gain = self._corral_gain(obs, face_up, kind)
+            shape = shapes.get(action.corral)
+            if shape is None:
+                shape = shapes[action.corral] = self._corral_shape(obs, face_up)
+            gain = self._corral_gain(obs, shape, kind)
             if best is None or gain > best[0]:
                 best = (gain, action)
         if best is not None:
@@ -354,6 +361,33 @@ def _potential_table(tables: Tables, partial: float, way: str) -> tuple[tuple[fl
 
 _UP = np.array([[mask >> b & 1 for b in range(8)] for mask in range(256)], dtype=bool)
 """_UP[mask][b]: is beam b face up in the face-up mask ``mask``."""
+_FACE_UP: dict[tuple[int, int], tuple[Tables, np.ndarray]] = {}
+
+
+def _face_up(tables: Tables, up: int) -> np.ndarray:
+    """Per placement: 0 if its beam is face up in the mask ``up``, else minus infinity, to
+    add to the beams' values (a sum costs a fraction of ``np.where``; x + 0.0 is x).
+    Memoised per mask (at most 2^8 of them): every beam decision asks."""
+    key = (id(tables), up)
+    known = _FACE_UP.get(key)
+    if known is None or known[0] is not tables:
+        _, _, beam_of = _matrices(tables)
+        known = _FACE_UP[key] = (tables, np.where(_UP[up][beam_of], 0.0, -np.inf))
+    return known[1]
+
+
+def _biome_groups(tables: Tables, display: tuple[int, ...]) -> Iterable[list[int]]:
+    """The Wildlife cells of ``display`` grouped by biome: biomes in the order their first
+    card appears, cells in display order (the order breaks ties between equally good swaps,
+    so it stays the one the bot always used)."""
+    biome = tables.biome
+    groups: dict[int, list[int]] = {}
+    for cell, card in enumerate(display):
+        if card >= 0:
+            groups.setdefault(biome[card], []).append(cell)
+    return groups.values()
+
+
 _MATRICES: dict[int, tuple[Tables, np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
@@ -363,7 +397,7 @@ def _matrices(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if known is None or known[0] is not tables:
         placements = tables.placements
         cover = np.array([[p.mask >> c & 1 for c in range(CELLS)] for p in placements], float)
-        near = np.array([[p.near >> c & 1 for c in range(CELLS)] for p in placements])
+        near = np.array([[p.near >> c & 1 for c in range(CELLS)] for p in placements], float)
         beam_of = np.array([p.beam for p in placements])
         known = _MATRICES[id(tables)] = (tables, cover, near, beam_of)
     return known[1], known[2], known[3]
