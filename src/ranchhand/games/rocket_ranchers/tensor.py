@@ -18,6 +18,7 @@ the face-up counts (copies of a kind: 0 or 1 in the standard deck).
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -95,13 +96,20 @@ class RocketTensor:
         self._pending_at = self._display_at + CELLS * (self.card + 2)
         self._seats_at = self._pending_at + slots * (self.card + 1)
         self._cells = self._cell_rows()
-        self._corral_cache: dict[Corral, tuple[np.ndarray, int]] = {}
-        self._ranch_cache: dict[tuple[Corral, ...], tuple[np.ndarray, int]] = {}
-        self._beam_bits = np.array(
-            [[up >> beam & 1 for beam in range(self.beams)] for up in range(1 << self.beams)],
-            dtype=np.float32,
-        )
+        self._cell_arrays = [array("f", row.tobytes()) for row in self._cells]
+        """The rows of :meth:`_cell_rows` as arrays, to copy into a tensor being written."""
+        self._card_arrays = [row[: self.card] for row in self._cell_arrays]
+        """A card kind's entries alone (no Space Cat or empty), for the pending slots."""
+        self._corral_cache: dict[Corral, tuple[bytes, int]] = {}
+        self._ranch_cache: dict[tuple[Corral, ...], tuple[array[float], int]] = {}
+        self._beam_bits = [
+            array("f", [float(up >> beam & 1) for beam in range(self.beams)])
+            for up in range(1 << self.beams)
+        ]
         """Row ``up``: the beams-up entries of a seat whose beams are the bits of ``up``."""
+        self._blank = array("f", bytes(4 * self.size))
+        """All zeros: each tensor is written into a copy of it, then viewed as numpy (its
+        elements and slices cost several times less to set than a numpy array's)."""
         self._options = game.options
 
     def _cell_rows(self) -> np.ndarray:
@@ -123,7 +131,7 @@ class RocketTensor:
     def build(self, observation: RocketObservation, player: int) -> np.ndarray:
         """``player``'s tensor from ``observation`` (what that player sees, nothing else)."""
         n = self.players
-        out = np.zeros(self.size, dtype=np.float32)
+        out = self._blank[:]
         out[player] = 1.0
         current = observation.current
         if not observation.over:
@@ -131,27 +139,28 @@ class RocketTensor:
         at = 2 * n + 1
         out[at + PHASES.index(observation.phase)] = 1.0
         at += len(PHASES)
-        out[at : at + 4] = (
-            float(observation.over),
-            observation.turn / SCALE,
-            observation.deck_size / self.deck_total,
-            observation.deck_cats / self.cats_total,
-        )
-        out[self._display_at : self._pending_at] = self._cells[list(observation.display)].ravel()
+        out[at] = float(observation.over)
+        out[at + 1] = observation.turn / SCALE
+        out[at + 2] = observation.deck_size / self.deck_total
+        out[at + 3] = observation.deck_cats / self.cats_total
+        at, width, cells = self._display_at, self.card + 2, self._cell_arrays
+        for code in observation.display:
+            out[at : at + width] = cells[code]
+            at += width
         width = self.card + 1
         for slot, card in enumerate(observation.pending):
             base = self._pending_at + slot * width
             out[base] = 1.0
-            out[base + 1 : base + width] = self._cells[card, : self.card]
+            out[base + 1 : base + width] = self._card_arrays[card]
         cats = cat_points(observation.floof, self.tables)
         for offset in range(n):
             seat = (player + offset) % n
             base = self._seats_at + offset * self.seat_size
             self._seat(out, base, observation, seat, cats[seat])
-        return out
+        return np.frombuffer(out, dtype=np.float32)
 
     def _seat(
-        self, out: np.ndarray, base: int, observation: RocketObservation, seat: int, score: int
+        self, out: array[float], base: int, observation: RocketObservation, seat: int, score: int
     ) -> None:
         """A seat's block; ``score`` starts as its Space Cat points, corrals add theirs."""
         mine = observation.corrals[seat]
@@ -161,10 +170,10 @@ class RocketTensor:
         at = base + 4 + self.beams
         out[base + 4 : at] = self._beam_bits[observation.beams[seat]]
         entries, points = self._ranch(mine)
-        out[at : at + entries.size] = entries
+        out[at : at + len(entries)] = entries
         out[base + 2] = (score + points) / SCALE
 
-    def _ranch(self, mine: tuple[Corral, ...]) -> tuple[np.ndarray, int]:
+    def _ranch(self, mine: tuple[Corral, ...]) -> tuple[array[float], int]:
         """A seat's corrals' entries in a row and their points, made once per distinct
         line of corrals: a seat's corrals change only when a card is placed, so most
         observations find them made."""
@@ -172,15 +181,16 @@ class RocketTensor:
         if known is not None:
             return known
         made = [self._corral(corral) for corral in mine]
-        entries = np.concatenate([e for e, _points in made]) if made else self._cells[:0, 0]
+        entries = array("f", b"".join(e for e, _points in made))
         known = (entries, sum(points for _e, points in made))
         if len(self._ranch_cache) >= CACHED_CORRALS:
             self._ranch_cache.clear()
         self._ranch_cache[mine] = known
         return known
 
-    def _corral(self, corral: Corral) -> tuple[np.ndarray, int]:
-        """A corral's entries and points, made once per distinct corral (corrals are values)."""
+    def _corral(self, corral: Corral) -> tuple[bytes, int]:
+        """A corral's entries (as float32 bytes, to join into a line of corrals) and points,
+        made once per distinct corral (corrals are values)."""
         known = self._corral_cache.get(corral)
         if known is not None:
             return known
@@ -204,5 +214,6 @@ class RocketTensor:
         points = score_corral(tables, self._options, corral).points
         if len(self._corral_cache) >= CACHED_CORRALS:
             self._corral_cache.clear()
-        self._corral_cache[corral] = (entries, points)
-        return entries, points
+        known = (entries.tobytes(), points)
+        self._corral_cache[corral] = known
+        return known
