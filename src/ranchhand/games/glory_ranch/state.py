@@ -76,6 +76,9 @@ class GloryState(State):
         self.result: Outcome | None = None
         self.moves: list[Move] | None = None
         """When a list, every action appends what it does (for the log; see describe.py)."""
+        self._last_seen: tuple[object, tuple[Any, ...], dict[str, Any]] | None = None
+        """The last round as observations show it, with the record and counters it was made
+        from (see :meth:`_last_round`)."""
         """The outcomes of the current chance node, computed once (cleared by every action)."""
         self._deal()
 
@@ -589,15 +592,24 @@ class GloryState(State):
         )
 
     def _last_round(self) -> dict[str, Any] | None:
-        """The last round scored, every player's score in parts, with the totals it left."""
+        """The last round scored, every player's score in parts, with the totals it left.
+
+        Made once per round and shared by the observations that follow (readers copy what
+        they keep): it changes only when a round is scored, and every decision a bot looks
+        at would otherwise rebuild it.
+        """
         if not self.rounds:
             return None
         record = self.rounds[-1]
+        counters = (self.round, self.result is None, tuple(self.totals))
+        seen = self._last_seen
+        if seen is not None and seen[0] is record and seen[1] == counters:
+            return seen[2]
         parts = {
             key: None if record.get(key) is None else list(record[key])
             for key in ("glory", "bonus", "penalty")
         }
-        return {
+        last = {
             "round": self.round if self.result is not None else self.round - 1,
             "ranches": [list(r) for r in record["ranches"]],
             "turns": record["turns"],
@@ -606,6 +618,8 @@ class GloryState(State):
             "totals": list(self.totals),
             "winners": list(record["winners"]),
         }
+        self._last_seen = (record, counters, last)
+        return last
 
     def standing(self) -> list[float]:
         """Each player's running total of rounds scored, the lab's "who is ahead"."""
