@@ -85,8 +85,9 @@ class GreedyBot(Bot):
         self._kind_values: dict[int, float] = {}
 
     def needs_observation(self, legal_actions: Sequence[Hashable]) -> bool:
-        """After the refill (the list opens with 'end turn') the bot ends its turn unseen."""
-        return legal_actions[0] is not END_TURN
+        """After the refill (the list opens with 'end turn') the bot ends its turn unseen,
+        and a card with only one place to go (about one placement in eight) goes there."""
+        return legal_actions[0] is not END_TURN and len(legal_actions) > 1
 
     def act(
         self,
@@ -94,8 +95,8 @@ class GreedyBot(Bot):
         legal_actions: Sequence[Hashable],
         rng: random.Random,
     ) -> Hashable:
-        if observation is None:  # only after the refill (see needs_observation)
-            return END_TURN
+        if observation is None:  # after the refill, or a forced move (see needs_observation)
+            return legal_actions[0]
         self._prepare(observation)
         if observation.phase == "place":
             return self._place(observation, legal_actions)
