@@ -266,28 +266,14 @@ class GreedyBot(Bot):
         (and the reverse), and leaves its Space Cats alone (cats never move), so
         every beam after every swap is one array: beams x swaps.
         """
-        display = obs.display
-        groups = _biome_groups(obs.tables, display)
-        # The largest gain of any swap is the widest spread of values within a biome: known
-        # before listing the pairs, it rules out most turns' swaps at once.
-        spread = -1.0  # stays negative when no biome has two cards: no swap at all
-        for cells in groups:
-            if len(cells) > 1:
-                worth = [values[display[c]] for c in cells]
-                spread = max(spread, max(worth) - min(worth))
-        if spread + _ROUNDING < self.swap_margin:
-            return None  # not even the best beam can gain the margin (nor a worse one)
+        pairs, gains = self._swaps_worth_weighing(obs, values)
+        if not pairs:
+            return None
+        # No swap lifts a beam by more than the largest gain: that rules out most beams.
         needed = top + self.swap_margin
-        rows = (options + spread >= needed).nonzero()[0]
+        rows = (options + max(map(abs, gains)) >= needed).nonzero()[0]
         if not len(rows):
             return None  # no swap can lift any beam far enough
-        pairs = [
-            (first, second)
-            for cells in groups
-            for n, first in enumerate(cells)
-            for second in cells[n + 1 :]
-        ]
-        gains = [values[display[j]] - values[display[i]] for i, j in pairs]
         cover, _, _ = _matrices(obs.tables)
         first = [i for i, _ in pairs]
         second = [j for _, j in pairs]
@@ -297,6 +283,29 @@ class GreedyBot(Bot):
         if after.flat[best] < needed:
             return None
         return obs.tables.swaps[pairs[best % len(pairs)]]  # same biome, both Wildlife: legal
+
+    def _swaps_worth_weighing(
+        self, obs: RocketObservation, values: dict[int, float]
+    ) -> tuple[list[tuple[int, int]], list[float]]:
+        """The same-biome pairs of cells whose swap changes a beam by at least the margin,
+        with the change v(second) - v(first), in the order the bot always weighed them.
+
+        A swap moves a beam by its gain or not at all, and the best beam is already the
+        best, so a smaller gain never reaches the margin: leaving it out changes no choice
+        (the order of the rest breaks ties as before) and leaves most turns nothing to weigh.
+        """
+        display = obs.display
+        pairs: list[tuple[int, int]] = []
+        gains: list[float] = []
+        for cells in _biome_groups(obs.tables, display):
+            for n, first in enumerate(cells):
+                worth = values[display[first]]
+                for second in cells[n + 1 :]:
+                    gain = values[display[second]] - worth
+                    if abs(gain) + _ROUNDING >= self.swap_margin:
+                        pairs.append((first, second))
+                        gains.append(gain)
+        return pairs, gains
 
     def _place(self, obs: RocketObservation, legal: Sequence[Hashable]) -> Hashable:
         tables = obs.tables
