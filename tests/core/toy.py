@@ -197,6 +197,12 @@ class ToyEncoding(Encoding):
         return 3
 
     @property
+    def max_game_length(self) -> int:
+        """A bet per player a round; every bet may miss, so the rules bound nothing and
+        this assumes ``max_turns`` (or 1,000) rounds."""
+        return (self.game.max_turns or 1000) * self.game.players
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
         return (2 * self.game.players + 7,)
 
