@@ -174,8 +174,13 @@ class GreedyBot(Bot):
 
     def _cat_values(self, obs: RocketObservation, up_to: int) -> list[float]:
         """What taking 0, 1, ... ``up_to`` Space Cats is worth, against the current leader."""
-        mine = obs.floof[obs.seat]
-        most = max((n for p, n in enumerate(obs.floof) if p != obs.seat), default=0)
+        seat = obs.seat
+        floof = obs.floof
+        mine = floof[seat]
+        most = 0
+        for player, held in enumerate(floof):
+            if player != seat and held > most:
+                most = held
         late = 1.0 / (1.0 + obs.deck_size / 30.0)
         values = [0.0]
         for taken in range(1, up_to + 1):
@@ -297,7 +302,11 @@ class GreedyBot(Bot):
         display = obs.display
         pairs: list[tuple[int, int]] = []
         gains: list[float] = []
+        margin = self.swap_margin - _ROUNDING
         for cells in _biome_groups(obs.tables, display):
+            worths = [values[display[cell]] for cell in cells]
+            if max(worths) - min(worths) < margin:
+                continue  # no pair in this biome is far enough apart
             for n, first in enumerate(cells):
                 worth = values[display[first]]
                 for second in cells[n + 1 :]:

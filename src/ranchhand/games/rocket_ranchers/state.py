@@ -176,8 +176,10 @@ class RocketState(State):
             self._next_player()
 
     def _draw(self, action: Draw) -> None:
-        card = self.tables.card_of(action.card)
-        assert card is not None
+        card = self.tables.drawn.get(action)
+        if card is None:  # a draw typed in other letters than the tables'
+            card = self.tables.card_of(action.card)
+            assert card is not None
         if card == CAT:
             self.deck_cats -= 1
         else:
@@ -255,7 +257,8 @@ class RocketState(State):
         if self.setting_up:
             self.setting_up = False
             self.phase = START
-        elif self.dogship[self.player] and any(len(g) > 1 for g in self._biome_groups()):
+        elif self.dogship[self.player] and self.tables.swaps_in(tuple(self.display)):
+            # memoised: the 'after' list asks for the same display's swaps next
             self.phase = AFTER
         else:
             self._next_player()

@@ -87,6 +87,9 @@ class Tables:
         self.kind_by_text = {t: k for k, t in enumerate(self.text)}
         self.draws = tuple(Draw(t) for t in self.text)
         self.draw_cat = DRAW_CAT
+        self.drawn: dict[Draw, int] = {draw: kind for kind, draw in enumerate(self.draws)}
+        """The card each chance outcome lays (a kind, or CAT): a draw's one lookup."""
+        self.drawn[DRAW_CAT] = CAT
         self.forms = tuple(Form(t) for t in self.text)
         self._occupy: dict[tuple[int, int], Occupy] = {}
         self.placements, self.by_beam, self.canonical = _placements(beams)
