@@ -125,13 +125,6 @@ class GreedyBot(Bot):
             biomes |= 1 << tables.biome[kind]
         return amount, biomes, self._table[min(amount, 60)][min(biomes.bit_count(), 10)]
 
-    def _corral_gain(self, obs: RocketObservation, shape: CorralShape, kind: int) -> float:
-        """The rise in potential when ``kind`` joins a corral of ``shape``."""
-        amount, biomes, before = shape
-        amount += obs.tables.dots[kind] if self._dots else 1
-        grown = (biomes | 1 << obs.tables.biome[kind]).bit_count()
-        return self._table[min(amount, 60)][min(grown, 10)] - before
-
     def _card_values(self, obs: RocketObservation) -> dict[int, float]:
         """What each kind in the display is worth to the bot (best corral it joins).
 
@@ -197,7 +190,9 @@ class GreedyBot(Bot):
 
         A placement is worth the sum of its cells' card values plus its Space Cats'
         value; with a full display and no chaining the cats it meets are those in
-        its precomputed neighbourhood, so both parts are matrix products.
+        its precomputed neighbourhood: the card values are a matrix product, and how many
+        cats each placement meets is the sum of one precomputed row per cat (there are
+        rarely more than two in the display).
         """
         tables: Tables = obs.tables
         display = obs.display
@@ -210,8 +205,10 @@ class GreedyBot(Bot):
         cat_value = np.array(self._cat_values(obs, cats))
         chain = obs.options["cat_chain"]
         if EMPTY not in display and not chain:
-            is_cat = np.array([card == CAT for card in display], float)
-            counts = (near @ is_cat).astype(np.intp)  # whole numbers: exact in floats
+            cells = [cell for cell, card in enumerate(display) if card == CAT]
+            counts = near[cells[0]]
+            for cell in cells[1:]:
+                counts = counts + near[cell]  # a new array: the rows stay as they are
         else:
             counts = self._cats_met(tables, display, chain)
         return total + cat_value[counts]
@@ -302,10 +299,9 @@ class GreedyBot(Bot):
         display = obs.display
         pairs: list[tuple[int, int]] = []
         gains: list[float] = []
-        margin = self.swap_margin - _ROUNDING
         for cells in _biome_groups(obs.tables, display):
             worths = [values[display[cell]] for cell in cells]
-            if max(worths) - min(worths) < margin:
+            if max(worths) - min(worths) + _ROUNDING < self.swap_margin:
                 continue  # no pair in this biome is far enough apart
             for n, first in enumerate(cells):
                 worth = values[display[first]]
@@ -322,6 +318,7 @@ class GreedyBot(Bot):
         best: tuple[float, Hashable] | None = None
         empty_fill: list[Occupy] = []
         shapes: dict[int, CorralShape] = {}  # each corral's, once a decision
+        table, by_dots, dots, biome = self._table, self._dots, tables.dots, tables.biome
         for action in legal:
             if not isinstance(action, Occupy):
                 continue
@@ -333,7 +330,11 @@ class GreedyBot(Bot):
             shape = shapes.get(action.corral)
             if shape is None:
                 shape = shapes[action.corral] = self._corral_shape(obs, face_up)
-            gain = self._corral_gain(obs, shape, kind)
+            # The rise in potential when the card joins: two table reads.
+            amount, biomes, before = shape
+            amount += dots[kind] if by_dots else 1
+            grown = (biomes | 1 << biome[kind]).bit_count()
+            gain = table[min(amount, 60)][min(grown, 10)] - before
             if best is None or gain > best[0]:
                 best = (gain, action)
         if best is not None:
@@ -411,12 +412,14 @@ _MATRICES: dict[int, tuple[Tables, np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
 def _matrices(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per placement: the cells it covers, the cells it covers or touches, its beam index."""
+    """The cells each placement covers (a row a placement), the placements that cover or
+    touch each cell (1 or 0, a row a cell: a cat's row counts it for every placement it
+    meets) and each placement's beam index."""
     known = _MATRICES.get(id(tables))
     if known is None or known[0] is not tables:
         placements = tables.placements
         cover = np.array([[p.mask >> c & 1 for c in range(CELLS)] for p in placements], float)
-        near = np.array([[p.near >> c & 1 for c in range(CELLS)] for p in placements], float)
+        near = np.array([[p.near >> c & 1 for p in placements] for c in range(CELLS)], np.intp)
         beam_of = np.array([p.beam for p in placements])
         known = _MATRICES[id(tables)] = (tables, cover, near, beam_of)
     return known[1], known[2], known[3]
