@@ -41,6 +41,19 @@ class RocketObservation:
     turn: int
     over: bool
 
+    @classmethod
+    def made_of(cls, **fields: Any) -> RocketObservation:
+        """The observation holding ``fields``, every one of them named.
+
+        Made without the frozen dataclass's ``__init__``, which sets its fifteen fields one
+        ``object.__setattr__`` at a time and was about a third of the cost of each
+        ``observe``; the state that calls this names every field (a test checks that the
+        result equals the one ``__init__`` makes).
+        """
+        made = object.__new__(cls)
+        made.__dict__.update(fields)
+        return made
+
     @property
     def seat(self) -> int:
         """The observing player's seat (a bot always observes as a player)."""

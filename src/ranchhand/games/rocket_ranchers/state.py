@@ -14,7 +14,7 @@ from collections.abc import Hashable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ranchhand.core import CHANCE, ChanceOutcomes, Outcome, State
+from ranchhand.core import CHANCE, TERMINAL, ChanceOutcomes, Outcome, State
 from ranchhand.core.chance import draw_weighted
 from ranchhand.games.rocket_ranchers.actions import (
     END_TURN,
@@ -331,7 +331,8 @@ class RocketState(State):
         the end lets every player check the scores (with ``variety_counts=all``
         the founders' biomes count).
         """
-        over = self.is_terminal()
+        current = self.current_player()
+        over = current == TERMINAL  # is_terminal(), without asking twice
         if over:
             corrals = tuple(tuple(mine) for mine in self.corrals)
         else:
@@ -339,11 +340,11 @@ class RocketState(State):
             if player is not None and 0 <= player < len(public):
                 public[player] = tuple(self.corrals[player])
             corrals = tuple(public)
-        return RocketObservation(
+        return RocketObservation.made_of(
             player=player,
             tables=self.tables,
             options=self.game.options,
-            current=self.current_player(),
+            current=current,
             phase=PHASES[self.phase],
             display=tuple(self.display),
             corrals=corrals,
