@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ranchhand.bots.base import Bot
 from ranchhand.games.glory_ranch.actions import Choose, HandCard, Pick, Place, Target
 from ranchhand.games.glory_ranch.cards import Deck, Effect
 from ranchhand.games.glory_ranch.observation import GloryObservation
-from ranchhand.games.glory_ranch.scoring import Tables, ranch_points
+from ranchhand.games.glory_ranch.scoring import Tables, points_as, ranch_points
+
+REST_READERS = frozenset(("discard", "give", "trade"))
+"""The actions whose worth reads which cards stay in my hand (the others its size only)."""
 
 
 class Knowledge:
@@ -29,9 +31,13 @@ class Knowledge:
         self.deck = deck
         self.tables = Tables.of(deck)
         self.index = {c.id: c.index for c in deck.cards}
+        self.by_id = {c.id: c for c in deck.cards}
+        """The printed card of each id: one look-up per card weighed."""
         self.glory, self.penalty = self.tables.glory, self.tables.penalty
         self.returns = tuple(any(e.do == "return" for e in c.actions) for c in deck.cards)
         """Cards that return a ranch card when played: given back, they come back at you."""
+        self.reads_rest = tuple(any(e.do in REST_READERS for e in c.actions) for c in deck.cards)
+        """Cards with an action whose worth reads which cards stay in the hand."""
 
 
 _KNOWN: dict[int, Knowledge] = {}
@@ -106,20 +112,38 @@ def seat(obs: GloryObservation) -> int:
     return obs.player
 
 
-@dataclass(frozen=True)
 class Others:
-    """My seat, the other seats and their smallest hand: worked out once a decision, not
-    per card weighed."""
+    """My seat, the other seats, their smallest hand and what the hand will hold after the
+    card played: worked out once a decision, not per card weighed."""
 
-    me: int
-    seats: list[int]
-    smallest: int
+    __slots__ = ("hand_left", "me", "open_cards", "own_draw", "seats", "smallest", "soon")
+
+    def __init__(self, me: int, seats: list[int], smallest: int, hand_left: int) -> None:
+        self.me, self.seats, self.smallest, self.hand_left = me, seats, smallest, hand_left
+        self.soon = smallest <= hand_left + 1
+        """The round may end soon: an opponent's hand is no larger than mine."""
+        self.own_draw = -2.0 if self.soon else -0.5
+        """What a card I draw costs me (a card stuck in hand scores its penalty)."""
+        self.open_cards: list[int] | None = None
+        """The others' unshielded ranch cards, listed by the first card that aims at them."""
 
     @classmethod
     def of(cls, obs: GloryObservation) -> Others:
         me = seat(obs)
         seats = [p for p in range(obs.players) if p != me]
-        return cls(me, seats, min(obs.hand_sizes[p] for p in seats))
+        return cls(me, seats, min(obs.hand_sizes[p] for p in seats), len(obs.hand) - 1)
+
+    def unshielded(self, obs: GloryObservation) -> list[int]:
+        """The cards in the other ranches that a banish or a return may take."""
+        cards = self.open_cards
+        if cards is None:
+            cards = self.open_cards = [
+                i
+                for p in self.seats
+                for i, shield in zip(obs.ranches[p], obs.shields[p], strict=False)
+                if not shield
+            ]
+        return cards
 
 
 def play_value(
@@ -129,22 +153,29 @@ def play_value(
 
     ``before`` is my ranch's points now (with the hand one card smaller).
     """
-    card = k.deck.cards[k.index[action.card]]
+    card = k.by_id[action.card]
     me = others.me
-    ranches = list(obs.ranches)
-    ranches[me] = [*ranches[me], card.index]
-    hand_after = len(obs.hand) - 1
+    hand_after = others.hand_left
     actions = card.actions
-    if not actions:
-        return float(ranch_points(k.tables, ranches, me, hand_after) - before + card.penalty)
-    if actions[0].do == "place":
+    ranch: Sequence[int]
+    if actions and actions[0].do == "place":
+        ranches = list(obs.ranches)
+        ranch = ranches[me] = [*ranches[me], card.index]
         slot = 0 if actions[0].at == "left" else best_slot(k, ranches, me, hand_after)
-        ranches[me].insert(slot, ranches[me].pop())
-    value = float(ranch_points(k.tables, ranches, me, hand_after) - before + card.penalty)
-    rest = list(obs.hand)
-    rest.remove(card.index)
+        ranch.insert(slot, ranch.pop())
+        points = ranch_points(k.tables, ranches, me, hand_after)
+    else:
+        ranch = (*obs.ranches[me], card.index)
+        points = points_as(k.tables, obs.ranches, me, ranch, hand_after)
+    value = float(points - before + card.penalty)
+    if not actions:
+        return value
+    rest: list[int] = []
+    if k.reads_rest[card.index]:
+        rest = list(obs.hand)
+        rest.remove(card.index)
     for effect in actions:
-        value += effect_value(k, obs, effect, rest, ranches, others)
+        value += effect_value(k, obs, effect, rest, ranch, others)
     return value
 
 
@@ -230,26 +261,25 @@ def effect_value(
     obs: GloryObservation,
     e: Effect,
     rest: list[int],
-    ranches: list[list[int]],
+    ranch: Sequence[int],
     around: Others,
 ) -> float:
-    """A rough worth to me of one action of the card I play (``rest``: my hand after).
+    """A rough worth to me of one action of the card I play (``rest``: my hand after, listed
+    only for the actions in :data:`REST_READERS`, the others read its size from ``around``;
+    ``ranch``: my ranch with the card).
 
     Drawing costs more when the round may end soon (an opponent's hand is no larger
     than mine), because a card stuck in hand scores its penalty.
     """
-    me = around.me
-    others = around.seats
-    soon = around.smallest <= len(rest) + 1
-    own_draw = -2.0 if soon else -0.5
     do = e.do
     if do == "draw":
-        if e.who == "you":
-            return e.n * own_draw
-        if e.who == "each":
-            return e.n * (own_draw + HOSTILE_DRAW * len(others))
-        if e.who == "others":
-            return e.n * HOSTILE_DRAW * len(others)
+        who = e.who
+        if who == "you":
+            return e.n * around.own_draw
+        if who == "each":
+            return e.n * (around.own_draw + HOSTILE_DRAW * len(around.seats))
+        if who == "others":
+            return e.n * HOSTILE_DRAW * len(around.seats)
         return e.n * HOSTILE_DRAW * 1.5
     if do in ("discard", "give"):
         if do == "discard" and e.who != "you":
@@ -257,7 +287,7 @@ def effect_value(
         worst = sorted((k.penalty[i] for i in rest), reverse=True)[: e.n]
         return float(sum(worst)) + (0.5 if do == "give" else 0.0)
     if do == "pass":
-        return 0.5 if rest else 0.0
+        return 0.5 if around.hand_left else 0.0
     if do == "trade":
         return 1.5 * (len(rest) - around.smallest) + sum(k.penalty[i] for i in rest) * 0.3
     if do == "steal":
@@ -265,16 +295,11 @@ def effect_value(
     if do == "skip":
         return 1.0
     if do == "play":
-        return 2.0 if rest and len(ranches[me]) < 7 else 0.0
+        return 2.0 if around.hand_left and len(ranch) < 7 else 0.0
     if do in ("banish", "return"):
         if e.target == "yours":
-            return -min((k.glory[i] for i in ranches[me]), default=0)
-        open_cards = [
-            i
-            for p in others
-            for i, shield in zip(ranches[p], obs.shields[p], strict=False)
-            if not shield
-        ]
+            return -min((k.glory[i] for i in ranch), default=0)
+        open_cards = around.unshielded(obs)
         if do == "return":
             worth = [k.glory[i] for i in open_cards if not k.returns[i]]
             if not worth and open_cards:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ranchhand.games.glory_ranch.cards import Bonus, Deck
 
@@ -20,15 +21,11 @@ class Tables:
     penalty: tuple[int, ...]
     family: tuple[str, ...]
     bonus: tuple[Bonus | None, ...]
-    bonuses: dict[tuple[tuple[int, ...], bool], int] = field(
+    parts: dict[tuple[tuple[int, ...], bool], Parts] = field(
         default_factory=dict, compare=False, repr=False
     )
-    """Memo of :func:`bonus_points` by ranch and empty hand, for ranches whose bonuses
-    look at no other ranch (bots score every card they might play, at every decision)."""
-    points: dict[tuple[tuple[int, ...], bool], int] = field(
-        default_factory=dict, compare=False, repr=False
-    )
-    """The same memo for :func:`ranch_points` (Glory and bonuses together)."""
+    """Memo of a ranch's :class:`Parts` by (ranch, empty hand): bots score every card they
+    might play, at every decision, mostly ranches seen before."""
 
     @classmethod
     def of(cls, deck: Deck) -> Tables:
@@ -41,10 +38,28 @@ class Tables:
 
 
 def _count(tables: Tables, ranch: Sequence[int], of: str) -> int:
+    """How many of the ranch's cards are of family ``of`` (all of them for "cards" or
+    "any"): counted in C, since the "most" bonuses count every ranch at every scoring."""
     if of in ("cards", "any"):
         return len(ranch)
-    family = tables.family
-    return sum(1 for k in ranch if family[k] == of)
+    return list(map(tables.family.__getitem__, ranch)).count(of)
+
+
+Most = tuple[int, str, int]
+"""A "most" bonus in a ranch: its Glory, what it counts and how many the ranch has."""
+
+
+class Parts(NamedTuple):
+    """What a ranch scores by itself and its "most" bonuses, which are weighed against the
+    other ranches at every scoring: the part worth remembering, and the part that is not.
+    A tuple, unpacked at every look-up."""
+
+    points: int
+    """The printed Glory plus the Hour Glass Glory of the bonuses that look at no other
+    ranch."""
+    bonus: int
+    """That Hour Glass Glory alone."""
+    most: tuple[Most, ...]
 
 
 def bonus_points(
@@ -52,12 +67,8 @@ def bonus_points(
 ) -> int:
     """The Hour Glass Glory of ``player``'s ranch at round end."""
     key = (tuple(ranches[player]), hand_size == 0)
-    known = tables.bonuses.get(key)
-    if known is None:
-        known, alone = _bonus(tables, ranches, player, hand_size)
-        if alone:
-            _remember(tables.bonuses, key, known)
-    return known
+    _, bonus, most = tables.parts.get(key) or _remember(tables, key)
+    return bonus + _most(tables, ranches, most) if most else bonus
 
 
 def ranch_points(
@@ -65,35 +76,52 @@ def ranch_points(
 ) -> int:
     """Glory of the ranch's cards plus Hour Glass bonuses."""
     key = (tuple(ranches[player]), hand_size == 0)
-    known = tables.points.get(key)
-    if known is None:
-        bonus, alone = _bonus(tables, ranches, player, hand_size)
-        glory = tables.glory
-        known = sum(glory[k] for k in ranches[player]) + bonus
-        if alone:
-            _remember(tables.points, key, known)
-    return known
+    points, _, most = tables.parts.get(key) or _remember(tables, key)
+    return points + _most(tables, ranches, most) if most else points
 
 
-Memo = dict[tuple[tuple[int, ...], bool], int]
-"""Points by (ranch, empty hand): see :attr:`Tables.bonuses`."""
+def points_as(
+    tables: Tables,
+    ranches: Sequence[Sequence[int]],
+    player: int,
+    ranch: tuple[int, ...],
+    hand_size: int,
+) -> int:
+    """:func:`ranch_points` of ``player`` were their ranch ``ranch`` (the others as in
+    ``ranches``): a bot weighing a card copies the ranches only when a "most" bonus must
+    compare them."""
+    key = (ranch, hand_size == 0)
+    points, _, most = tables.parts.get(key) or _remember(tables, key)
+    if not most:
+        return points
+    changed = list(ranches)
+    changed[player] = ranch
+    return points + _most(tables, changed, most)
 
 
-def _remember(memo: Memo, key: tuple[tuple[int, ...], bool], points: int) -> None:
-    """Keep ``points`` for ``key``, forgetting everything past 100,000 ranches."""
+def _remember(tables: Tables, key: tuple[tuple[int, ...], bool]) -> Parts:
+    """Work out and keep the :class:`Parts` of (ranch, empty hand), forgetting everything
+    past 100,000 ranches."""
+    memo = tables.parts
     if len(memo) > 100_000:
         memo.clear()
-    memo[key] = points
+    parts = memo[key] = _parts(tables, *key)
+    return parts
 
 
-def _bonus(
-    tables: Tables, ranches: Sequence[Sequence[int]], player: int, hand_size: int
-) -> tuple[int, bool]:
-    """The Hour Glass Glory, and whether it depends on this ranch and hand alone (no
-    "most" bonus compares it with the other ranches): then it may be remembered."""
-    ranch = ranches[player]
+def _most(tables: Tables, ranches: Sequence[Sequence[int]], most: tuple[Most, ...]) -> int:
+    """The Glory of "most" bonuses: the ranch has at least one, and no other has more."""
     total = 0
-    alone = True
+    for glory, of, mine in most:
+        if mine >= 1 and mine >= max(_count(tables, r, of) for r in ranches):
+            total += glory
+    return total
+
+
+def _parts(tables: Tables, ranch: tuple[int, ...], empty_hand: bool) -> Parts:
+    """Work out a ranch's :class:`Parts` (see :func:`ranch_parts`)."""
+    total = 0
+    most: list[Most] = []
     for slot, k in enumerate(ranch):
         bonus = tables.bonus[k]
         if bonus is None:
@@ -108,15 +136,13 @@ def _bonus(
             end = 0 if bonus.at == "left" else len(ranch) - 1
             total += bonus.glory if slot == end else 0
         elif kind == "most":
-            alone = False
-            mine = _count(tables, ranch, bonus.of)
-            best = max(_count(tables, r, bonus.of) for r in ranches)
-            total += bonus.glory if mine >= 1 and mine >= best else 0
+            most.append((bonus.glory, bonus.of, _count(tables, ranch, bonus.of)))
         elif kind == "empty-hand":
-            total += bonus.glory if hand_size == 0 else 0
+            total += bonus.glory if empty_hand else 0
         else:  # variety
             total += bonus.glory * len({tables.family[c] for c in ranch})
-    return total, alone
+    glory = tables.glory
+    return Parts(sum(glory[k] for k in ranch) + total, total, tuple(most))
 
 
 def hand_penalty(tables: Tables, hand: Sequence[int]) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable, Mapping
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -40,6 +41,10 @@ from ranchhand.games.glory_ranch.scoring import add_round, round_breakdown
 Step = tuple[Any, ...]
 DECISIONS = frozenset({"discard", "give", "pass", "play", "target", "place", "pick"})
 LOG_LENGTH = 12
+
+_DRAWN = (Draw, Steal)
+"""The chance outcomes' classes, as a tuple: ``isinstance`` with ``Draw | Steal`` builds the
+union anew at every card drawn."""
 
 
 class GloryState(State):
@@ -79,6 +84,9 @@ class GloryState(State):
         self._last_seen: tuple[object, tuple[Any, ...], dict[str, Any]] | None = None
         """The last round as observations show it, with the record and counters it was made
         from (see :meth:`_last_round`)."""
+        self._pile_seen: tuple[tuple[int, ...], list[int]] | None = None
+        """The discard pile as observations list it, with the counts it was listed from
+        (see :meth:`_pile`)."""
         """The outcomes of the current chance node, computed once (cleared by every action)."""
         self._deal()
 
@@ -117,8 +125,11 @@ class GloryState(State):
 
     def _is_chance_outcome(self, action: Hashable) -> bool:
         counts, faces = self._drawn_from()
-        kind = self.game.index.get(action.card) if isinstance(action, Draw | Steal) else None
-        return kind is not None and faces[kind] == action and counts[kind] > 0
+        kind = self.game.index.get(action.card) if isinstance(action, _DRAWN) else None
+        if kind is None:
+            return False
+        face = faces[kind]  # a draw sampled here is this very object: no field comparison
+        return (face is action or face == action) and counts[kind] > 0
 
     def _legal_actions(self, player: int) -> list[Hashable]:
         if not self.stack:
@@ -391,9 +402,9 @@ class GloryState(State):
         if kind in ("discard", "give", "pass"):
             return self._hand_choices(kind, actor)
         if kind == "target":
-            return [Target(p) for p in self._order(actor)[1:]]
+            return [_target(p) for p in self._order(actor)[1:]]
         if kind == "place":
-            return [Place(s + 1) for s in range(len(self.ranches[actor]))]
+            return [_place(s + 1) for s in range(len(self.ranches[actor]))]
         # pick: a card in a ranch, for banish / return / protect
         what, scope = step[2], step[3]
         if scope == "yours":
@@ -408,7 +419,7 @@ class GloryState(State):
             shields = self.shields[seat]
             for slot, card in enumerate(self.ranches[seat]):
                 if not shields[slot]:
-                    picks.append(Pick(seat, slot + 1, ids[card]))
+                    picks.append(_pick(seat, slot + 1, ids[card]))
         if what == "protect" and not picks:
             return []
         return picks
@@ -551,45 +562,57 @@ class GloryState(State):
         if top is not None and top[0] in ("target", "rps"):
             effect = game.effects[top[3]]
         hand = [] if seat is None else self.hands[seat]
-        return GloryObservation(
-            player=seat,
-            players=game.players,
-            round=self.round,
-            target=game.target,
-            totals=list(self.totals),
-            current=self.current,
-            first=self.first,
-            direction=self.direction,
-            deck=sum(self.deck),
-            discard=sum(self.discard),
-            hand=_cards(hand),
-            hand_sizes=[sum(h) for h in self.hands],
-            ranches=[list(r) for r in self.ranches],
-            shields=[list(s) for s in self.shields],
-            acting=list(acting),
-            step=None if top is None or top[0] == "do" else tuple(top[:3]),
-            effect=effect,
-            asking=self.asking(),
-            my_sign=None if seat is None else self.signs.get(seat),
-            passing=[] if seat is None else list(self.passing[seat]),
-            log=list(self.log),
-            last_round=self._last_round(),
-            winners=list(self.result.winners) if self.result else [],
-            discard_pile=_cards(self.discard),
-            pending=list(self.stack),
-            passing_sizes=[len(p) for p in self.passing],
-            turn_state={
-                "turn": self.turn,
-                "round_turns": self.round_turns,
-                "lost_turns": self.skips,
-                "playing": self.playing,
-                "exhausted": self.exhausted,
-                "seventh": self.seventh,
-                "played_slot": self.played_slot,
-            },
-            ids=game.ids,
-            cards=game.deck,
+        pile = self._pile()
+        return GloryObservation.of_fields(
+            {
+                "player": seat,
+                "players": game.players,
+                "round": self.round,
+                "target": game.target,
+                "totals": list(self.totals),
+                "current": self.current,
+                "first": self.first,
+                "direction": self.direction,
+                "deck": sum(self.deck),
+                "discard": len(pile),
+                "hand": _cards(hand),
+                "hand_sizes": list(map(sum, self.hands)),
+                "ranches": list(map(list, self.ranches)),
+                "shields": list(map(list, self.shields)),
+                "acting": list(acting),
+                "step": None if top is None or top[0] == "do" else tuple(top[:3]),
+                "effect": effect,
+                "asking": self.asking(),
+                "my_sign": None if seat is None else self.signs.get(seat),
+                "passing": [] if seat is None else list(self.passing[seat]),
+                "log": list(self.log),
+                "last_round": self._last_round(),
+                "winners": list(self.result.winners) if self.result else [],
+                "discard_pile": pile,
+                "pending": list(self.stack),
+                "passing_sizes": list(map(len, self.passing)),
+                "turn_state": {
+                    "turn": self.turn,
+                    "round_turns": self.round_turns,
+                    "lost_turns": self.skips,
+                    "playing": self.playing,
+                    "exhausted": self.exhausted,
+                    "seventh": self.seventh,
+                    "played_slot": self.played_slot,
+                },
+                "ids": game.ids,
+                "cards": game.deck,
+            }
         )
+
+    def _pile(self) -> list[int]:
+        """The discard pile's cards, listed anew only when the pile changed: it grows over
+        a round, and most decisions a bot looks at come before the next discard."""
+        counts = tuple(self.discard)
+        seen = self._pile_seen
+        if seen is None or seen[0] != counts:
+            seen = self._pile_seen = (counts, _cards(self.discard))
+        return list(seen[1])
 
     def _last_round(self) -> dict[str, Any] | None:
         """The last round scored, every player's score in parts, with the totals it left.
@@ -695,7 +718,10 @@ def _named(counts: list[int], ids: tuple[str, ...]) -> dict[str, int]:
     return {ids[k]: c for k, c in enumerate(counts) if c}
 
 
+@lru_cache(maxsize=1024)
 def _lower(effect: Effect) -> str:
+    """The effect in words, lower-cased to follow a colon; remembered per effect, since
+    every observation at a target step says it (a deck has a few dozen effects)."""
     from ranchhand.games.glory_ranch.cards import effect_text
 
     text = effect_text(effect)
@@ -756,9 +782,32 @@ def _either(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
+@lru_cache(maxsize=4096)
+def _pick(seat: int, slot: int, card: str) -> Pick:
+    """The same (immutable) pick each time it is offered: a frozen dataclass is slow to
+    make, and every ranch card is offered at every banish, return and protect."""
+    return Pick(seat, slot, card)
+
+
+@lru_cache(maxsize=64)
+def _target(seat: int) -> Target:
+    """The same (immutable) target each time it is offered (see :func:`_pick`)."""
+    return Target(seat)
+
+
+@lru_cache(maxsize=64)
+def _place(slot: int) -> Place:
+    """The same (immutable) position each time it is offered (see :func:`_pick`)."""
+    return Place(slot)
+
+
 def _cards(counts: list[int]) -> list[int]:
     """Each card index as often as ``counts`` holds it, in index order (a hand, a pile).
 
-    ``compress`` skips the many zero counts in C: observations are made at every decision.
+    ``compress`` skips the many zero counts in C, and a list of single copies (most hands)
+    is done there: observations are made at every decision.
     """
-    return [k for k in compress(range(len(counts)), counts) for _ in range(counts[k])]
+    cards = list(compress(range(len(counts)), counts))
+    if max(counts, default=0) > 1:
+        return [k for k in cards for _ in range(counts[k])]
+    return cards
