@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import mul
 from typing import NamedTuple
 
 from ranchhand.games.glory_ranch.cards import Bonus, Deck
@@ -119,11 +120,12 @@ def _most(tables: Tables, ranches: Sequence[Sequence[int]], most: tuple[Most, ..
 
 
 def _parts(tables: Tables, ranch: tuple[int, ...], empty_hand: bool) -> Parts:
-    """Work out a ranch's :class:`Parts` (see :func:`ranch_parts`)."""
+    """Work out a ranch's :class:`Parts` (see :func:`_remember`)."""
     total = 0
     most: list[Most] = []
+    bonuses = tables.bonus
     for slot, k in enumerate(ranch):
-        bonus = tables.bonus[k]
+        bonus = bonuses[k]
         if bonus is None:
             continue
         kind = bonus.kind
@@ -140,15 +142,13 @@ def _parts(tables: Tables, ranch: tuple[int, ...], empty_hand: bool) -> Parts:
         elif kind == "empty-hand":
             total += bonus.glory if empty_hand else 0
         else:  # variety
-            total += bonus.glory * len({tables.family[c] for c in ranch})
-    glory = tables.glory
-    return Parts(sum(glory[k] for k in ranch) + total, total, tuple(most))
+            total += bonus.glory * len(set(map(tables.family.__getitem__, ranch)))
+    return Parts(sum(map(tables.glory.__getitem__, ranch)) + total, total, tuple(most))
 
 
 def hand_penalty(tables: Tables, hand: Sequence[int]) -> int:
     """The penalties of the cards left in a hand (``hand`` counts copies per card)."""
-    penalty = tables.penalty
-    return sum(penalty[k] * n for k, n in enumerate(hand) if n)
+    return sum(map(mul, tables.penalty, hand))
 
 
 def round_points(

@@ -264,7 +264,7 @@ class GloryState(State):
         self.round_turns += 1
         self._end_turn()
         n = self.game.players
-        ended = self.exhausted or self.seventh or not all(any(h) for h in self.hands)
+        ended = self.exhausted or self.seventh or not all(map(any, self.hands))
         self.seventh = False
         if ended:
             self._end_round()
@@ -326,7 +326,10 @@ class GloryState(State):
     def _expand(self, e: Effect, actor: int, rival: int, target: int) -> None:
         """Turn one card action into the steps that carry it out (pushed on the stack)."""
         do = e.do
-        chosen_field = {"draw": e.who, "discard": e.who, "give": e.to}.get(do, e.target)
+        if do == "draw" or do == "discard":
+            chosen_field = e.who
+        else:
+            chosen_field = e.to if do == "give" else e.target
         if chosen_field == "chosen" and target < 0:
             number = self.game.effect_number[e]
             self.stack.append(("target", actor, rival, number))
@@ -389,8 +392,7 @@ class GloryState(State):
         self.played_slot = slot
 
     def _hand_choices(self, verb: str, player: int) -> list[Hashable]:
-        cards, hand = self.game.hand_cards[verb], self.hands[player]
-        return [cards[k] for k in compress(range(len(hand)), hand)]
+        return list(compress(self.game.hand_cards[verb], self.hands[player]))
 
     def _options(self, step: Step) -> list[Hashable]:
         """The choices a decision step offers (empty: it cannot be done and is skipped)."""
