@@ -84,6 +84,9 @@ class GloryState(State):
         self._last_seen: tuple[object, tuple[Any, ...], dict[str, Any]] | None = None
         """The last round as observations show it, with the record and counters it was made
         from (see :meth:`_last_round`)."""
+        self._offered: tuple[Step, list[Hashable]] | None = None
+        """The choices of the step on top, as ``_settle`` found them while checking the step
+        is a real decision; ``_legal_actions`` hands them out for that same step."""
         self._pile_seen: tuple[tuple[int, ...], list[int]] | None = None
         """The discard pile as observations list it, with the counts it was listed from
         (see :meth:`_pile`)."""
@@ -137,6 +140,9 @@ class GloryState(State):
         top = self.stack[-1]
         if top[0] == "rps":
             return [Choose(s) for s in SIGNS]
+        offered = self._offered
+        if offered is not None and offered[0] is top:
+            return offered[1]
         return self._options(top)
 
     def _why_illegal(self, action: Hashable, player: int) -> str | None:
@@ -165,6 +171,7 @@ class GloryState(State):
         return [w / share for w in weights]
 
     def _apply(self, action: Hashable, player: int) -> None:
+        self._offered = None
         stack = self.stack
         if player == CHANCE:
             top = stack.pop()
@@ -254,6 +261,7 @@ class GloryState(State):
             else:
                 options = self._options(top)
                 if len(options) > 1:
+                    self._offered = (top, options)
                     return
                 stack.pop()
                 if options:
@@ -662,6 +670,7 @@ class GloryState(State):
     # ----------------------------------------------------------- copy, JSON
     def clone(self) -> GloryState:
         twin = self._twin()
+        twin._offered = None  # a copy's hands or ranches may be changed before it moves
         twin.deck = list(self.deck)
         twin.discard = list(self.discard)
         twin.hands = [list(h) for h in self.hands]
