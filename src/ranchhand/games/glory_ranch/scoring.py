@@ -38,10 +38,14 @@ class Tables:
         )
 
 
+EVERY = ("cards", "any")
+"""What a bonus counts when it counts every card, whatever its family."""
+
+
 def _count(tables: Tables, ranch: Sequence[int], of: str) -> int:
     """How many of the ranch's cards are of family ``of`` (all of them for "cards" or
     "any"): counted in C, since the "most" bonuses count every ranch at every scoring."""
-    if of in ("cards", "any"):
+    if of in EVERY:
         return len(ranch)
     return list(map(tables.family.__getitem__, ranch)).count(of)
 
@@ -124,25 +128,29 @@ def _parts(tables: Tables, ranch: tuple[int, ...], empty_hand: bool) -> Parts:
     total = 0
     most: list[Most] = []
     bonuses = tables.bonus
+    families = list(map(tables.family.__getitem__, ranch))
+    last = len(ranch) - 1
     for slot, k in enumerate(ranch):
         bonus = bonuses[k]
         if bonus is None:
             continue
         kind = bonus.kind
         if kind == "family":
-            total += bonus.glory * _count(tables, ranch, bonus.family)
+            of = bonus.family
+            total += bonus.glory * (len(ranch) if of in EVERY else families.count(of))
         elif kind == "neighbour":
-            near = [ranch[i] for i in (slot - 1, slot + 1) if 0 <= i < len(ranch)]
-            total += bonus.glory * _count(tables, near, bonus.family)
+            near = families[max(0, slot - 1) : slot] + families[slot + 1 : slot + 2]
+            of = bonus.family
+            total += bonus.glory * (len(near) if of in EVERY else near.count(of))
         elif kind == "position":
-            end = 0 if bonus.at == "left" else len(ranch) - 1
+            end = 0 if bonus.at == "left" else last
             total += bonus.glory if slot == end else 0
         elif kind == "most":
             most.append((bonus.glory, bonus.of, _count(tables, ranch, bonus.of)))
         elif kind == "empty-hand":
             total += bonus.glory if empty_hand else 0
         else:  # variety
-            total += bonus.glory * len(set(map(tables.family.__getitem__, ranch)))
+            total += bonus.glory * len(set(families))
     return Parts(sum(map(tables.glory.__getitem__, ranch)) + total, total, tuple(most))
 
 
