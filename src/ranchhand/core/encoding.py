@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from ranchhand.core.errors import InvalidAction
+from ranchhand.core.errors import GameDefinitionError, InvalidAction
 
 if TYPE_CHECKING:
     from ranchhand.core.game import Game, Observation, State
@@ -121,10 +121,10 @@ class Encoding(ABC):
     def max_chance_outcomes(self) -> int:
         """An upper bound on the outcomes of any chance node (OpenSpiel asks for it).
 
-        The default fits chance outcomes indexed by their place in
-        ``state.chance_outcomes()``; games override it with their own bound.
+        Each game gives its own bound; the base raises :class:`GameDefinitionError`, as
+        :meth:`Game.encoding` does for a game without an encoding.
         """
-        raise NotImplementedError(f"{self.game.id} gives no bound on chance outcomes")
+        raise GameDefinitionError(f"{self.game.id} gives no bound on chance outcomes")
 
     def chance_to_index(self, state: State, outcome: Hashable) -> int:
         """A number for a chance outcome: by default its place in the outcome list."""
@@ -146,8 +146,11 @@ class Encoding(ABC):
 
     @property
     def max_game_length(self) -> int:
-        """An upper bound on the decisions (player actions) in one game, for OpenSpiel."""
-        raise NotImplementedError(f"{self.game.id} gives no bound on game length")
+        """An upper bound on the decisions (player actions) in one game, for OpenSpiel.
+
+        The base raises :class:`GameDefinitionError`: each game gives its own bound.
+        """
+        raise GameDefinitionError(f"{self.game.id} gives no bound on game length")
 
     # ----------------------------------------------------------- observations
     @property

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ranchhand.core import InvalidAction
+from ranchhand.core import InvalidAction, OptionError
 from ranchhand.core.registry import load
 from ranchhand.games.super_farmer.actions import DiceRoll
 from tests.games.super_farmer.helpers import table
@@ -52,5 +52,5 @@ def test_the_tensor_starts_with_the_observer() -> None:
 
 def test_length_is_bounded_with_one_exchange_a_turn_only() -> None:
     assert load("super-farmer", 3, max_turns=50).encoding().max_game_length == 50
-    with pytest.raises(NotImplementedError, match="exchanges=many"):
+    with pytest.raises(OptionError, match="exchanges=many"):
         _ = load("super-farmer", 3, exchanges="many").encoding().max_game_length

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ranchhand.core.encoding import Encoding
-from ranchhand.core.errors import InvalidAction
+from ranchhand.core.errors import InvalidAction, OptionError
 from ranchhand.games.super_farmer.actions import DiceRoll, Roll, Trade
 from ranchhand.games.super_farmer.exchanges import unit
 from ranchhand.games.super_farmer.tables import FACES, KEYS
@@ -117,7 +117,10 @@ class SuperFarmerEncoding(Encoding):
         ``max_turns`` turns (1000 without it). With ``exchanges=many`` a turn may trade
         back and forth without end, so there is no bound to give."""
         if self.game.options["exchanges"] != "one":
-            raise NotImplementedError("with exchanges=many a turn has no bound on its exchanges")
+            raise OptionError(
+                f"{self.game.id}: with exchanges=many a turn has no bound on its exchanges, so "
+                "the fixed encoding gives no game length; allowed: exchanges=one"
+            )
         return self.game.max_turns or TURNS_WITHOUT_LIMIT
 
     # ----------------------------------------------------------- observations
