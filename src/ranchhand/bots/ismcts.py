@@ -220,7 +220,7 @@ class ISMCTSBot(Bot):
         expanded = False
         while not expanded and not state.is_terminal():
             if state.current_player() == CHANCE:
-                outcome = state.chance_outcomes().sample(rng)
+                outcome = state.sample_chance(rng)
                 seen = str(outcome) if perfect else state.describe_for(me, outcome, CHANCE)
                 state.apply(outcome, CHANCE)
                 node = node.child((seen,))
@@ -307,7 +307,7 @@ class ISMCTSBot(Bot):
                     return [0.5] * players
                 return [0.1 + 0.8 * e for e in estimate]
             if state.current_player() == CHANCE:
-                state.apply(state.chance_outcomes().sample(rng), CHANCE)
+                state.apply(state.sample_chance(rng), CHANCE)
             else:
                 for player in state.acting_players():
                     legal = state.legal_actions(player)

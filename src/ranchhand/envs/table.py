@@ -134,4 +134,4 @@ class Table:
         """Apply chance outcomes, drawn from the seeded generator, until a player must act."""
         state = self.state
         while not state.is_terminal() and state.current_player() == CHANCE:
-            state.apply(state.chance_outcomes().sample(self._chance), CHANCE)
+            state.apply(state.sample_chance(self._chance), CHANCE)

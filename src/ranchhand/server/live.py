@@ -174,7 +174,7 @@ class Live:
 
     def chance_move(self) -> None:
         rng = random.Random(derive_seed(self.meta.seed, "chance", self.step))
-        self.apply(CHANCE, self.state.chance_outcomes().sample(rng))
+        self.apply(CHANCE, self.state.sample_chance(rng))
 
     def settle(self, *, bots: bool) -> None:
         """Play chance, and with ``bots`` every bot move due, until a person must act."""
