@@ -102,6 +102,7 @@ class Tables:
         }
         self.swap_cells = {action: pair for pair, action in self.swaps.items()}
         self._beam_choices: dict[int, tuple[Beam, ...]] = {}
+        self._box: dict[int, tuple[tuple[int, ...], int]] = {}
         self._swaps_in: dict[tuple[int, ...], tuple[Dogship, ...]] = {}
 
     def swaps_in(self, display: tuple[int, ...]) -> tuple[Dogship, ...]:
@@ -141,12 +142,20 @@ class Tables:
         return choices
 
     def deck_counts(self, players: int) -> tuple[list[int], int]:
-        """Copies of each kind in the deck for ``players``, and the Space Cats."""
-        cards, cats = self.deck.for_players(players)
-        counts = [0] * self.kinds
-        for card in cards:
-            counts[self.kind_of[(card.species, card.biome, card.dots)]] += 1
-        return counts, cats
+        """Copies of each kind in the deck for ``players``, and the Space Cats: a new
+        list each call, which the caller may change.
+
+        Memoised per player count: every table a search imagines and every check of a
+        loaded table starts from the box, and counting it was a sixth of a search's time.
+        """
+        box = self._box.get(players)
+        if box is None:
+            cards, cats = self.deck.for_players(players)
+            counts = [0] * self.kinds
+            for card in cards:
+                counts[self.kind_of[(card.species, card.biome, card.dots)]] += 1
+            box = self._box[players] = (tuple(counts), cats)
+        return list(box[0]), box[1]
 
     def occupy(self, kind: int, corral: int) -> Occupy:
         """The action placing ``kind`` face up in corral number ``corral`` (0-based)."""
