@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import mul
-from typing import NamedTuple
 
 from ranchhand.games.glory_ranch.cards import Bonus, Deck
 
@@ -22,20 +21,36 @@ class Tables:
     penalty: tuple[int, ...]
     family: tuple[str, ...]
     bonus: tuple[Bonus | None, ...]
+    rules: tuple[Rule | None, ...] = field(compare=False, repr=False)
+    """Each card's bonus as a :data:`Rule` (None without one), read by :func:`_parts`."""
     parts: dict[tuple[tuple[int, ...], bool], Parts] = field(
         default_factory=dict, compare=False, repr=False
     )
-    """Memo of a ranch's :class:`Parts` by (ranch, empty hand): bots score every card they
+    """Memo of a ranch's :data:`Parts` by (ranch, empty hand): bots score every card they
     might play, at every decision, mostly ranches seen before."""
 
     @classmethod
     def of(cls, deck: Deck) -> Tables:
-        return cls(
+        """The deck's tables, made once per deck: the rules and the bots share one memo of
+        ranches (the ranches scored at a round's end are mostly ones a bot weighed)."""
+        known = _TABLES.get(id(deck))
+        if known is not None and known[0] is deck:
+            return known[1]
+        bonuses = tuple(c.bonus for c in deck.cards)
+        tables = cls(
             tuple(c.glory for c in deck.cards),
             tuple(c.penalty for c in deck.cards),
             tuple(c.family for c in deck.cards),
-            tuple(c.bonus for c in deck.cards),
+            bonuses,
+            tuple(None if b is None else _rule(b) for b in bonuses),
         )
+        _TABLES[id(deck)] = (deck, tables)
+        return tables
+
+
+_TABLES: dict[int, tuple[Deck, Tables]] = {}
+"""The tables of each deck seen, by the deck's id (kept with the deck, so an id reused by
+another deck is told apart)."""
 
 
 EVERY = ("cards", "any")
@@ -54,17 +69,35 @@ Most = tuple[int, str, int]
 """A "most" bonus in a ranch: its Glory, what it counts and how many the ranch has."""
 
 
-class Parts(NamedTuple):
-    """What a ranch scores by itself and its "most" bonuses, which are weighed against the
-    other ranches at every scoring: the part worth remembering, and the part that is not.
-    A tuple, unpacked at every look-up."""
+Parts = tuple[int, int, tuple[Most, ...]]
+"""What a ranch scores by itself and its "most" bonuses, which are weighed against the other
+ranches at every scoring: the part worth remembering, and the part that is not. In order:
+the printed Glory plus the Hour Glass Glory of the bonuses that look at no other ranch; that
+Hour Glass Glory alone; the "most" bonuses. A plain tuple, made at every new ranch weighed and
+unpacked at every look-up."""
 
-    points: int
-    """The printed Glory plus the Hour Glass Glory of the bonuses that look at no other
-    ranch."""
-    bonus: int
-    """That Hour Glass Glory alone."""
-    most: tuple[Most, ...]
+FAMILY, NEIGHBOUR, LEFT_END, RIGHT_END, MOST, EMPTY_HAND, VARIETY = range(7)
+"""The kinds of bonus as :func:`_parts` tells them apart (a position bonus by its end)."""
+
+Rule = tuple[int, int, str]
+"""A bonus as :func:`_parts` reads it: its kind (above), its Glory and the family it counts
+("" where it counts none)."""
+
+
+def _rule(bonus: Bonus) -> Rule:
+    """The :data:`Rule` of ``bonus``, worked out once per deck."""
+    kind = bonus.kind
+    if kind == "family":
+        return (FAMILY, bonus.glory, bonus.family)
+    if kind == "neighbour":
+        return (NEIGHBOUR, bonus.glory, bonus.family)
+    if kind == "position":
+        return (LEFT_END if bonus.at == "left" else RIGHT_END, bonus.glory, "")
+    if kind == "most":
+        return (MOST, bonus.glory, bonus.of)
+    if kind == "empty-hand":
+        return (EMPTY_HAND, bonus.glory, "")
+    return (VARIETY, bonus.glory, "")
 
 
 def bonus_points(
@@ -105,7 +138,7 @@ def points_as(
 
 
 def _remember(tables: Tables, key: tuple[tuple[int, ...], bool]) -> Parts:
-    """Work out and keep the :class:`Parts` of (ranch, empty hand), forgetting everything
+    """Work out and keep the :data:`Parts` of (ranch, empty hand), forgetting everything
     past 100,000 ranches."""
     memo = tables.parts
     if len(memo) > 100_000:
@@ -124,34 +157,34 @@ def _most(tables: Tables, ranches: Sequence[Sequence[int]], most: tuple[Most, ..
 
 
 def _parts(tables: Tables, ranch: tuple[int, ...], empty_hand: bool) -> Parts:
-    """Work out a ranch's :class:`Parts` (see :func:`_remember`)."""
+    """Work out a ranch's :data:`Parts` (see :func:`_remember`): each bonus card's
+    :data:`Rule` read from the tables, families listed once."""
     total = 0
     most: list[Most] = []
-    bonuses = tables.bonus
+    rules = tables.rules
     families = list(map(tables.family.__getitem__, ranch))
     last = len(ranch) - 1
     for slot, k in enumerate(ranch):
-        bonus = bonuses[k]
-        if bonus is None:
+        rule = rules[k]
+        if rule is None:
             continue
-        kind = bonus.kind
-        if kind == "family":
-            of = bonus.family
-            total += bonus.glory * (len(ranch) if of in EVERY else families.count(of))
-        elif kind == "neighbour":
+        kind, glory, of = rule
+        if kind == FAMILY:
+            total += glory * (len(ranch) if of in EVERY else families.count(of))
+        elif kind == NEIGHBOUR:
             near = families[max(0, slot - 1) : slot] + families[slot + 1 : slot + 2]
-            of = bonus.family
-            total += bonus.glory * (len(near) if of in EVERY else near.count(of))
-        elif kind == "position":
-            end = 0 if bonus.at == "left" else last
-            total += bonus.glory if slot == end else 0
-        elif kind == "most":
-            most.append((bonus.glory, bonus.of, _count(tables, ranch, bonus.of)))
-        elif kind == "empty-hand":
-            total += bonus.glory if empty_hand else 0
-        else:  # variety
-            total += bonus.glory * len(set(families))
-    return Parts(sum(map(tables.glory.__getitem__, ranch)) + total, total, tuple(most))
+            total += glory * (len(near) if of in EVERY else near.count(of))
+        elif kind == LEFT_END:
+            total += glory if slot == 0 else 0
+        elif kind == RIGHT_END:
+            total += glory if slot == last else 0
+        elif kind == MOST:
+            most.append((glory, of, _count(tables, ranch, of)))
+        elif kind == EMPTY_HAND:
+            total += glory if empty_hand else 0
+        else:
+            total += glory * len(set(families))
+    return (sum(map(tables.glory.__getitem__, ranch)) + total, total, tuple(most))
 
 
 def hand_penalty(tables: Tables, hand: Sequence[int]) -> int:
