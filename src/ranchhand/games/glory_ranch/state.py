@@ -566,12 +566,13 @@ class GloryState(State):
         card being passed."""
         game = self.game
         seat = player if player is not None and 0 <= player < game.players else None
-        top = self.stack[-1] if self.stack else None
-        acting = self.acting_players() if self.result is None else ()
+        stack = self.stack
+        top = stack[-1] if stack else None
+        result = self.result
         effect = None
         if top is not None and top[0] in ("target", "rps"):
             effect = game.effects[top[3]]
-        hand = [] if seat is None else self.hands[seat]
+        sizes = list(map(sum, self.hands))
         pile = self._pile()
         return GloryObservation.of_fields(
             {
@@ -585,21 +586,21 @@ class GloryState(State):
                 "direction": self.direction,
                 "deck": sum(self.deck),
                 "discard": len(pile),
-                "hand": _cards(hand),
-                "hand_sizes": list(map(sum, self.hands)),
+                "hand": [] if seat is None else _cards(self.hands[seat], sizes[seat]),
+                "hand_sizes": sizes,
                 "ranches": list(map(list, self.ranches)),
                 "shields": list(map(list, self.shields)),
-                "acting": list(acting),
-                "step": None if top is None or top[0] == "do" else tuple(top[:3]),
+                "acting": [] if result is not None else list(self.acting_players()),
+                "step": None if top is None or top[0] == "do" else top[:3],
                 "effect": effect,
                 "asking": self.asking(),
                 "my_sign": None if seat is None else self.signs.get(seat),
                 "passing": [] if seat is None else list(self.passing[seat]),
                 "log": list(self.log),
                 "last_round": self._last_round(),
-                "winners": list(self.result.winners) if self.result else [],
+                "winners": [] if result is None else list(result.winners),
                 "discard_pile": pile,
-                "pending": list(self.stack),
+                "pending": list(stack),
                 "passing_sizes": list(map(len, self.passing)),
                 "turn_state": {
                     "turn": self.turn,
@@ -812,13 +813,15 @@ def _place(slot: int) -> Place:
     return Place(slot)
 
 
-def _cards(counts: list[int]) -> list[int]:
+def _cards(counts: list[int], size: int | None = None) -> list[int]:
     """Each card index as often as ``counts`` holds it, in index order (a hand, a pile).
 
     ``compress`` skips the many zero counts in C, and a list of single copies (most hands)
-    is done there: observations are made at every decision.
+    is done there: observations are made at every decision. ``size``, the sum of
+    ``counts`` when the caller has it, tells single copies apart without a look at them.
     """
     cards = list(compress(range(len(counts)), counts))
-    if max(counts, default=0) > 1:
+    several = max(counts, default=0) > 1 if size is None else len(cards) != size
+    if several:
         return [k for k in cards for _ in range(counts[k])]
     return cards
