@@ -23,6 +23,10 @@ from ranchhand.games.glory_ranch.scoring import Tables, points_as, ranch_points
 REST_READERS = frozenset(("discard", "give", "trade"))
 """The actions whose worth reads which cards stay in my hand (the others its size only)."""
 
+POSITIONAL = frozenset(("discard", "give", "pass", "trade", "play", "banish", "return"))
+"""The actions whose worth reads the position (my hand or ranch, the other ranches); the
+worth of the others depends on how soon the round may end and the number of players."""
+
 
 class Knowledge:
     """What a player knows from the printed cards: numbers by card, looked up fast."""
@@ -38,6 +42,28 @@ class Knowledge:
         """Cards that return a ranch card when played: given back, they come back at you."""
         self.reads_rest = tuple(any(e.do in REST_READERS for e in c.actions) for c in deck.cards)
         """Cards with an action whose worth reads which cards stay in the hand."""
+        self.placed = tuple(bool(c.actions) and c.actions[0].do == "place" for c in deck.cards)
+        """Cards whose first action places them (left end or the best position)."""
+        self._worths: dict[tuple[bool, int], tuple[tuple[float | Effect, ...], ...]] = {}
+
+    def worths(self, around: Others) -> tuple[tuple[float | Effect, ...], ...]:
+        """Per card, its actions' rough worth in order: the worth itself where it depends
+        only on whether the round may end soon and how many others sit at the table (the
+        very float :func:`effect_value` gives), the action where it reads the position.
+
+        Worked out once per (soon, others) and added in the actions' order, so a play's
+        value is the same sum, rounding included, as one call per action."""
+        key = (around.soon, len(around.seats))
+        known = self._worths.get(key)
+        if known is None:
+            known = self._worths[key] = tuple(
+                tuple(
+                    e if e.do in POSITIONAL else effect_value(self, None, e, [], (), around)
+                    for e in card.actions
+                )
+                for card in self.deck.cards
+            )
+        return known
 
 
 _KNOWN: dict[int, Knowledge] = {}
@@ -130,8 +156,9 @@ class Others:
     @classmethod
     def of(cls, obs: GloryObservation) -> Others:
         me = seat(obs)
+        sizes = obs.hand_sizes
         seats = [p for p in range(obs.players) if p != me]
-        return cls(me, seats, min(obs.hand_sizes[p] for p in seats), len(obs.hand) - 1)
+        return cls(me, seats, min(sizes[:me] + sizes[me + 1 :]), len(obs.hand) - 1)
 
     def unshielded(self, obs: GloryObservation) -> list[int]:
         """The cards in the other ranches that a banish or a return may take."""
@@ -147,35 +174,45 @@ class Others:
 
 
 def play_value(
-    k: Knowledge, obs: GloryObservation, action: HandCard, before: int, others: Others
+    k: Knowledge,
+    obs: GloryObservation,
+    action: HandCard,
+    before: int,
+    others: Others,
+    worths: tuple[tuple[float | Effect, ...], ...],
 ) -> float:
     """Glory gained now + penalty taken out of the hand + the actions' rough worth.
 
-    ``before`` is my ranch's points now (with the hand one card smaller).
+    ``before`` is my ranch's points now (with the hand one card smaller); ``worths`` is
+    :meth:`Knowledge.worths` for this decision.
     """
-    card = k.by_id[action.card]
+    index = k.index[action.card]
     me = others.me
     hand_after = others.hand_left
-    actions = card.actions
     ranch: Sequence[int]
-    if actions and actions[0].do == "place":
+    if k.placed[index]:
+        card = k.by_id[action.card]
         ranches = list(obs.ranches)
-        ranch = ranches[me] = [*ranches[me], card.index]
-        slot = 0 if actions[0].at == "left" else best_slot(k, ranches, me, hand_after)
+        ranch = ranches[me] = [*ranches[me], index]
+        slot = 0 if card.actions[0].at == "left" else best_slot(k, ranches, me, hand_after)
         ranch.insert(slot, ranch.pop())
         points = ranch_points(k.tables, ranches, me, hand_after)
     else:
-        ranch = (*obs.ranches[me], card.index)
+        ranch = (*obs.ranches[me], index)
         points = points_as(k.tables, obs.ranches, me, ranch, hand_after)
-    value = float(points - before + card.penalty)
-    if not actions:
+    value = float(points - before + k.penalty[index])
+    parts = worths[index]
+    if not parts:
         return value
     rest: list[int] = []
-    if k.reads_rest[card.index]:
+    if k.reads_rest[index]:
         rest = list(obs.hand)
-        rest.remove(card.index)
-    for effect in actions:
-        value += effect_value(k, obs, effect, rest, ranch, others)
+        rest.remove(index)
+    for part in parts:
+        if part.__class__ is float:
+            value += part  # type: ignore[operator]
+        else:
+            value += effect_value(k, obs, part, rest, ranch, others)  # type: ignore[arg-type]
     return value
 
 
@@ -184,10 +221,11 @@ def best_play(
 ) -> HandCard:
     """The first card of greatest :func:`play_value` (what ``max`` by that value picks,
     without a key function called per card)."""
+    worths = k.worths(others)
     best = legal[0]
-    best_value = play_value(k, obs, best, before, others)
+    best_value = play_value(k, obs, best, before, others, worths)
     for action in legal[1:]:
-        value = play_value(k, obs, action, before, others)
+        value = play_value(k, obs, action, before, others, worths)
         if value > best_value:
             best, best_value = action, value
     return best
@@ -272,7 +310,7 @@ def place_value(k: Knowledge, obs: GloryObservation, slot: int) -> float:
 
 def effect_value(
     k: Knowledge,
-    obs: GloryObservation,
+    obs: GloryObservation | None,
     e: Effect,
     rest: list[int],
     ranch: Sequence[int],
@@ -313,6 +351,7 @@ def effect_value(
     if do in ("banish", "return"):
         if e.target == "yours":
             return -min((k.glory[i] for i in ranch), default=0)
+        assert obs is not None, "a banish or return reads the ranches"
         open_cards = around.unshielded(obs)
         if do == "return":
             worth = [k.glory[i] for i in open_cards if not k.returns[i]]
