@@ -35,8 +35,6 @@ class Knowledge:
         self.deck = deck
         self.tables = Tables.of(deck)
         self.index = {c.id: c.index for c in deck.cards}
-        self.by_id = {c.id: c for c in deck.cards}
-        """The printed card of each id: one look-up per card weighed."""
         self.glory, self.penalty = self.tables.glory, self.tables.penalty
         self.returns = tuple(any(e.do == "return" for e in c.actions) for c in deck.cards)
         """Cards that return a ranch card when played: given back, they come back at you."""
@@ -121,7 +119,7 @@ class GreedyBot(Bot):
             return max(legal_actions, key=lambda a: shed_value(k, a.card))  # type: ignore[attr-defined]
         assert obs is not None, "every other choice looks at the table"
         if isinstance(first, HandCard):
-            others = Others.of(obs)
+            others = Others(obs)
             before = ranch_points(k.tables, obs.ranches, others.me, len(obs.hand) - 1)
             return best_play(k, obs, legal_actions, before, others)  # type: ignore[arg-type]
         if isinstance(first, Target):
@@ -144,21 +142,18 @@ class Others:
 
     __slots__ = ("hand_left", "me", "open_cards", "own_draw", "seats", "smallest", "soon")
 
-    def __init__(self, me: int, seats: list[int], smallest: int, hand_left: int) -> None:
-        self.me, self.seats, self.smallest, self.hand_left = me, seats, smallest, hand_left
+    def __init__(self, obs: GloryObservation) -> None:
+        me = self.me = seat(obs)
+        sizes = obs.hand_sizes
+        self.seats = around(obs.players)[me]
+        self.smallest = smallest = min(sizes[:me] + sizes[me + 1 :])
+        self.hand_left = hand_left = len(obs.hand) - 1
         self.soon = smallest <= hand_left + 1
         """The round may end soon: an opponent's hand is no larger than mine."""
         self.own_draw = -2.0 if self.soon else -0.5
         """What a card I draw costs me (a card stuck in hand scores its penalty)."""
         self.open_cards: list[int] | None = None
         """The others' unshielded ranch cards, listed by the first card that aims at them."""
-
-    @classmethod
-    def of(cls, obs: GloryObservation) -> Others:
-        me = seat(obs)
-        sizes = obs.hand_sizes
-        seats = [p for p in range(obs.players) if p != me]
-        return cls(me, seats, min(sizes[:me] + sizes[me + 1 :]), len(obs.hand) - 1)
 
     def unshielded(self, obs: GloryObservation) -> list[int]:
         """The cards in the other ranches that a banish or a return may take."""
@@ -173,62 +168,75 @@ class Others:
         return cards
 
 
-def play_value(
-    k: Knowledge,
-    obs: GloryObservation,
-    action: HandCard,
-    before: int,
-    others: Others,
-    worths: tuple[tuple[float | Effect, ...], ...],
-) -> float:
-    """Glory gained now + penalty taken out of the hand + the actions' rough worth.
+_AROUND: dict[int, tuple[tuple[int, ...], ...]] = {}
 
-    ``before`` is my ranch's points now (with the hand one card smaller); ``worths`` is
-    :meth:`Knowledge.worths` for this decision.
-    """
-    index = k.index[action.card]
-    me = others.me
-    hand_after = others.hand_left
-    ranch: Sequence[int]
-    if k.placed[index]:
-        card = k.by_id[action.card]
-        ranches = list(obs.ranches)
-        ranch = ranches[me] = [*ranches[me], index]
-        slot = 0 if card.actions[0].at == "left" else best_slot(k, ranches, me, hand_after)
-        ranch.insert(slot, ranch.pop())
-        points = ranch_points(k.tables, ranches, me, hand_after)
-    else:
-        ranch = (*obs.ranches[me], index)
-        points = points_as(k.tables, obs.ranches, me, ranch, hand_after)
-    value = float(points - before + k.penalty[index])
-    parts = worths[index]
-    if not parts:
-        return value
-    rest: list[int] = []
-    if k.reads_rest[index]:
-        rest = list(obs.hand)
-        rest.remove(index)
-    for part in parts:
-        if part.__class__ is float:
-            value += part  # type: ignore[operator]
-        else:
-            value += effect_value(k, obs, part, rest, ranch, others)  # type: ignore[arg-type]
-    return value
+
+def around(players: int) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the other seats in order: listed once per table size, not per decision."""
+    seats = _AROUND.get(players)
+    if seats is None:
+        seats = _AROUND[players] = tuple(
+            tuple(p for p in range(players) if p != me) for me in range(players)
+        )
+    return seats
 
 
 def best_play(
     k: Knowledge, obs: GloryObservation, legal: Sequence[HandCard], before: int, others: Others
 ) -> HandCard:
-    """The first card of greatest :func:`play_value` (what ``max`` by that value picks,
-    without a key function called per card)."""
+    """The first card of greatest value (what ``max`` by that value picks): Glory gained now
+    + penalty taken out of the hand + the actions' rough worth, ``before`` being my ranch's
+    points now (with the hand one card smaller).
+
+    One loop over the cards, with what every card reads looked up once: this is most of
+    the bot's time."""
     worths = k.worths(others)
-    best = legal[0]
-    best_value = play_value(k, obs, best, before, others, worths)
-    for action in legal[1:]:
-        value = play_value(k, obs, action, before, others, worths)
-        if value > best_value:
+    me = others.me
+    hand_after = others.hand_left
+    tables = k.tables
+    ranches = obs.ranches
+    mine = ranches[me]
+    index_of, placed, penalty, reads_rest = k.index, k.placed, k.penalty, k.reads_rest
+    best: HandCard | None = None
+    best_value = 0.0
+    rest: list[int]
+    for action in legal:
+        index = index_of[action.card]
+        ranch: Sequence[int]
+        if placed[index]:
+            ranch, points = placed_points(k, ranches, me, index, hand_after)
+        else:
+            ranch = (*mine, index)
+            points = points_as(tables, ranches, me, ranch, hand_after)
+        value = float(points - before + penalty[index])
+        parts = worths[index]
+        if parts:
+            rest = []
+            if reads_rest[index]:
+                rest = list(obs.hand)
+                rest.remove(index)
+            for part in parts:
+                if part.__class__ is float:
+                    value += part  # type: ignore[operator]
+                else:
+                    value += effect_value(k, obs, part, rest, ranch, others)  # type: ignore[arg-type]
+        if best is None or value > best_value:
             best, best_value = action, value
+    assert best is not None, "a choice of cards is never empty"
     return best
+
+
+def placed_points(
+    k: Knowledge, ranches: list[list[int]], me: int, index: int, hand_after: int
+) -> tuple[list[int], int]:
+    """My ranch with card ``index`` placed by its first action (at the left end or the best
+    position), and that ranch's points."""
+    mine = list(ranches)
+    ranch = mine[me] = [*mine[me], index]
+    left = k.deck.cards[index].actions[0].at == "left"
+    slot = 0 if left else best_slot(k, mine, me, hand_after)
+    ranch.insert(slot, ranch.pop())
+    return ranch, ranch_points(k.tables, mine, me, hand_after)
 
 
 def choose_target(k: Knowledge, obs: GloryObservation, legal: Sequence[Target]) -> Target:
