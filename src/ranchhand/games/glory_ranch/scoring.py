@@ -150,8 +150,18 @@ def _remember(tables: Tables, key: tuple[tuple[int, ...], bool]) -> Parts:
 def _most(tables: Tables, ranches: Sequence[Sequence[int]], most: tuple[Most, ...]) -> int:
     """The Glory of "most" bonuses: the ranch has at least one, and no other has more."""
     total = 0
+    family = tables.family.__getitem__
     for glory, of, mine in most:
-        if mine >= 1 and mine >= max(_count(tables, r, of) for r in ranches):
+        if mine < 1:
+            continue
+        if of in EVERY:
+            if mine >= max(map(len, ranches)):
+                total += glory
+            continue
+        for ranch in ranches:  # the first ranch with more ends the look (no count of the rest)
+            if list(map(family, ranch)).count(of) > mine:
+                break
+        else:
             total += glory
     return total
 
