@@ -65,6 +65,16 @@ class Observation(Protocol):
     def to_json(self) -> dict[str, Any]: ...
 
 
+class Playout(Protocol):
+    """A compiled rollout (see :meth:`Game.compiled_playout`)."""
+
+    def __call__(self, state: State, stream: int, max_steps: int) -> tuple[list[float], int, bool]:
+        """Play on from ``state`` (left unchanged) for at most ``max_steps`` steps, chance
+        drawn from ``stream``: (each player's ``returns()`` if the game ended, else
+        ``evaluate()`` where it stopped; the steps played; whether the game ended)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: who won, the final scores if the game keeps any, and why."""
@@ -274,6 +284,17 @@ class Game(ABC):
         :class:`GameDefinitionError`: a game without it cannot be searched.
         """
         raise GameDefinitionError(f"{self.id} cannot sample states from an observation")
+
+    def compiled_playout(self, policy: str) -> Playout | None:
+        """A compiled engine's playout with ``policy`` (a bot name), or None (the base).
+
+        A search plays thousands of rollouts a decision; a game with a compiled engine
+        (Rancho's ``fast``) may play them there. The playout must give exactly what the
+        reference engine gives when ``policy``'s bots, made fresh, play on from the state
+        with chance drawn by :mod:`ranchhand.core.streams` from the same stream: a search
+        then decides the same with or without the compiled engine installed.
+        """
+        return None
 
     def encoding(self) -> Encoding:
         """This game's fixed action space and observation tensor (see ``core.encoding``).
