@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ranchhand.core.encoding import Encoding
+    from ranchhand.core.streams import ChanceStream
 
 _T = TypeVar("_T")
 
@@ -68,10 +69,14 @@ class Observation(Protocol):
 class Playout(Protocol):
     """A compiled rollout (see :meth:`Game.compiled_playout`)."""
 
-    def __call__(self, state: State, stream: int, max_steps: int) -> tuple[list[float], int, bool]:
+    def __call__(
+        self, state: State, stream: ChanceStream, max_steps: int
+    ) -> tuple[list[float], int, bool]:
         """Play on from ``state`` (left unchanged) for at most ``max_steps`` steps, chance
-        drawn from ``stream``: (each player's ``returns()`` if the game ended, else
-        ``evaluate()`` where it stopped; the steps played; whether the game ended)."""
+        drawn as :func:`ranchhand.core.streams.sample` draws from ``stream`` (its number,
+        and the turn and count of draws it has reached, which the playout does not
+        advance): (each player's ``returns()`` if the game ended, else ``evaluate()``
+        where it stopped; the steps played; whether the game ended)."""
         ...
 
 
