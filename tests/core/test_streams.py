@@ -57,6 +57,17 @@ def test_other_draws_come_from_the_seeded_generator() -> None:
     assert deck == expected
 
 
+class _Fixed(random.Random):
+    """A generator whose ``randrange`` gives one number."""
+
+    def __init__(self, drawn: int) -> None:
+        super().__init__(0)
+        self.drawn = drawn
+
+    def randrange(self, *args: int) -> int:  # type: ignore[override]
+        return self.drawn
+
+
 @pytest.mark.parametrize("game_id", ["rancho", "rocket-ranchers", "glory-ranch"])
 def test_sample_draws_the_outcome_at_its_point(game_id: str) -> None:
     """The outcome drawn is the chance node's outcome at ``point(stream, turn, k, total)``."""
@@ -70,11 +81,7 @@ def test_sample_draws_the_outcome_at_its_point(game_id: str) -> None:
             node = state.chance_outcomes()
             drawn = point(checked, state.turn, 0, node.total)
 
-            class Fixed(random.Random):
-                def randrange(self, *args: int) -> int:  # type: ignore[override]
-                    return drawn
-
-            assert sample(state, stream) == node.sample(Fixed())
+            assert sample(state, stream) == node.sample(_Fixed(drawn))
             checked += 1
             state.apply(node.sample(rng), CHANCE)
         else:
