@@ -13,8 +13,8 @@ an observation can be rebuilt from it alone (see determinize.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
 
 from ranchhand.games.glory_ranch.cards import Deck, Effect
 
@@ -69,12 +69,27 @@ class GloryObservation:
 
     @classmethod
     def of_fields(cls, fields: dict[str, Any]) -> GloryObservation:
-        """The observation holding ``fields`` (every field, by name), made without the
-        generated ``__init__``: the state makes one at every decision a bot looks at, and
-        two dozen keyword arguments stored one by one cost a third of the look."""
+        """The observation holding ``fields`` (every field by name, or every field but
+        those in :data:`LATER` and their maker under ``_later``), made without the generated
+        ``__init__``: the state makes one at every decision a bot looks at, and two dozen
+        keyword arguments stored one by one cost a third of the look."""
         observation = cls.__new__(cls)
         observation.__dict__ = fields
         return observation
+
+    if not TYPE_CHECKING:  # every field is declared above; this only makes the late ones
+
+        def __getattr__(self, name: str) -> Any:
+            """A field of :data:`LATER` read for the first time: every late field is made
+            from the public values kept under ``_later`` (a maker and its arguments), and
+            the fields are stored in their declared order."""
+            held = self.__dict__
+            later = held.get("_later")
+            if later is None or name not in LATER:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            made = later[0](*later[1:])
+            self.__dict__ = {key: made[key] if key in LATER else held[key] for key in FIELDS}
+            return made[name]
 
     def to_json(self) -> dict[str, Any]:
         ids = self.ids
@@ -106,3 +121,12 @@ class GloryObservation:
             "passing_sizes": list(self.passing_sizes),
             "turn_state": dict(self.turn_state),
         }
+
+
+FIELDS = tuple(field.name for field in fields(GloryObservation))
+"""The observation's fields in their declared order."""
+
+LATER = frozenset(("acting", "asking", "last_round", "winners", "discard_pile", "turn_state"))
+"""The fields ``GloryState.observe`` leaves to be made on first read: the greedy bot, which
+looks at most decisions of a simulated game, reads none of them. They are made from public
+values taken when the observation was, never from the state (which moves on)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from functools import lru_cache
 from itertools import compress
 from typing import Any
@@ -81,16 +81,9 @@ class GloryState(State):
         self.result: Outcome | None = None
         self.moves: list[Move] | None = None
         """When a list, every action appends what it does (for the log; see describe.py)."""
-        self._last_seen: tuple[object, tuple[Any, ...], dict[str, Any]] | None = None
-        """The last round as observations show it, with the record and counters it was made
-        from (see :meth:`_last_round`)."""
         self._offered: tuple[Step, list[Hashable]] | None = None
         """The choices of the step on top, as ``_settle`` found them while checking the step
         is a real decision; ``_legal_actions`` hands them out for that same step."""
-        self._pile_seen: tuple[tuple[int, ...], list[int]] | None = None
-        """The discard pile as observations list it, with the counts it was listed from
-        (see :meth:`_pile`)."""
-        """The outcomes of the current chance node, computed once (cleared by every action)."""
         self._deal()
 
     # ------------------------------------------------------------ protocol
@@ -523,30 +516,9 @@ class GloryState(State):
     # --------------------------------------------------------- information
     def asking(self) -> str:
         """What the game waits for now, in words (for views and error messages)."""
-        if self.result is not None:
-            return "nothing: the game is over"
-        if not self.stack:
-            return f"player {self.current} plays a card from their hand"
-        top = self.stack[-1]
-        kind = top[0]
-        if kind == "draw":
-            return f"player {top[1]} draws a card (chance)"
-        if kind == "steal":
-            return f"player {top[1]} steals a random card from player {top[2]} (chance)"
-        if kind == "rps":
-            return f"players {top[1]} and {top[2]} choose rock, paper or scissors"
-        if kind == "target":
-            effect = self.game.effects[top[3]]
-            return f"player {top[1]} chooses another player for: {_lower(effect)}"
-        if kind == "play":
-            return f"player {top[1]} plays another card"
-        if kind in ("discard", "give", "pass"):
-            to = f" to player {top[2]}" if kind != "discard" else ""
-            return f"player {top[1]} chooses a card to {kind}{to}"
-        if kind == "place":
-            return f"player {top[1]} chooses where the card goes in their ranch"
-        what = {"banish": "discard", "return": "return to its owner's hand"}.get(top[2], top[2])
-        return f"player {top[1]} picks a ranch card to {what}"
+        top = self.stack[-1] if self.stack else None
+        effect = self.game.effects[top[3]] if top is not None and top[0] == "target" else None
+        return _asking(self.result is not None, self.current, top, effect)
 
     def describe_for(self, viewer: int | None, action: Hashable, player: int) -> str:
         """``action`` and what follows from it, as ``viewer`` may see it (see describe.py).
@@ -563,17 +535,22 @@ class GloryState(State):
     def observe(self, player: int | None) -> GloryObservation:
         """What ``player`` sees; ``player`` None (or any number that is not a seat) is the
         spectator: every ranch, total and hand size, but no hand, no pending sign and no
-        card being passed."""
+        card being passed.
+
+        The fields in :data:`~ranchhand.games.glory_ranch.observation.LATER` (what the
+        greedy bot never reads) are made on first read, from public values taken now (see
+        :func:`_later_fields`): nothing of the state is kept, so the observation stays
+        what the player saw however the game goes on."""
         game = self.game
         seat = player if player is not None and 0 <= player < game.players else None
         stack = self.stack
         top = stack[-1] if stack else None
         result = self.result
+        current = self.current_player()  # TERMINAL (no one acts) once there is a result
         effect = None
         if top is not None and top[0] in ("target", "rps"):
             effect = game.effects[top[3]]
         sizes = list(map(sum, self.hands))
-        pile = self._pile()
         return GloryObservation.of_fields(
             {
                 "player": seat,
@@ -585,75 +562,41 @@ class GloryState(State):
                 "first": self.first,
                 "direction": self.direction,
                 "deck": sum(self.deck),
-                "discard": len(pile),
+                "discard": sum(self.discard),
                 "hand": [] if seat is None else _cards(self.hands[seat], sizes[seat]),
                 "hand_sizes": sizes,
                 "ranches": list(map(list, self.ranches)),
                 "shields": list(map(list, self.shields)),
-                "acting": [] if result is not None else list(self.acting_players()),
                 "step": None if top is None or top[0] == "do" else top[:3],
                 "effect": effect,
-                "asking": self.asking(),
                 "my_sign": None if seat is None else self.signs.get(seat),
                 "passing": [] if seat is None else list(self.passing[seat]),
                 "log": list(self.log),
-                "last_round": self._last_round(),
-                "winners": [] if result is None else list(result.winners),
-                "discard_pile": pile,
                 "pending": list(stack),
                 "passing_sizes": list(map(len, self.passing)),
-                "turn_state": {
-                    "turn": self.turn,
-                    "round_turns": self.round_turns,
-                    "lost_turns": self.skips,
-                    "playing": self.playing,
-                    "exhausted": self.exhausted,
-                    "seventh": self.seventh,
-                    "played_slot": self.played_slot,
-                },
                 "ids": game.ids,
                 "cards": game.deck,
+                "_later": (
+                    _later_fields,
+                    current if current >= 0 else self._acting(current),
+                    result,
+                    self.current,
+                    top,
+                    effect,
+                    self.rounds[-1] if self.rounds else None,
+                    self.round,
+                    tuple(self.totals),
+                    tuple(self.discard),
+                    self.turn,
+                    self.round_turns,
+                    self.skips,
+                    self.playing,
+                    self.exhausted,
+                    self.seventh,
+                    self.played_slot,
+                ),
             }
         )
-
-    def _pile(self) -> list[int]:
-        """The discard pile's cards, listed anew only when the pile changed: it grows over
-        a round, and most decisions a bot looks at come before the next discard."""
-        counts = tuple(self.discard)
-        seen = self._pile_seen
-        if seen is None or seen[0] != counts:
-            seen = self._pile_seen = (counts, _cards(self.discard))
-        return list(seen[1])
-
-    def _last_round(self) -> dict[str, Any] | None:
-        """The last round scored, every player's score in parts, with the totals it left.
-
-        Made once per round and shared by the observations that follow (readers copy what
-        they keep): it changes only when a round is scored, and every decision a bot looks
-        at would otherwise rebuild it.
-        """
-        if not self.rounds:
-            return None
-        record = self.rounds[-1]
-        counters = (self.round, self.result is None, tuple(self.totals))
-        seen = self._last_seen
-        if seen is not None and seen[0] is record and seen[1] == counters:
-            return seen[2]
-        parts = {
-            key: None if record.get(key) is None else list(record[key])
-            for key in ("glory", "bonus", "penalty")
-        }
-        last = {
-            "round": self.round if self.result is not None else self.round - 1,
-            "ranches": [list(r) for r in record["ranches"]],
-            "turns": record["turns"],
-            **parts,
-            "points": list(record["points"]),
-            "totals": list(self.totals),
-            "winners": list(record["winners"]),
-        }
-        self._last_seen = (record, counters, last)
-        return last
 
     def standing(self) -> list[float]:
         """Each player's running total of rounds scored, the lab's "who is ahead"."""
@@ -724,6 +667,80 @@ class GloryState(State):
         from ranchhand.games.glory_ranch.positions import validate
 
         validate(self)
+
+
+def _asking(over: bool, current: int, top: Step | None, effect: Effect | None) -> str:
+    """What the game waits for, in words: ``over`` once it has a result, ``current`` the
+    player whose turn it is, ``top`` the step on top of the stack (``effect`` its card
+    action, for a target)."""
+    if over:
+        return "nothing: the game is over"
+    if top is None:
+        return f"player {current} plays a card from their hand"
+    kind = top[0]
+    if kind == "draw":
+        return f"player {top[1]} draws a card (chance)"
+    if kind == "steal":
+        return f"player {top[1]} steals a random card from player {top[2]} (chance)"
+    if kind == "rps":
+        return f"players {top[1]} and {top[2]} choose rock, paper or scissors"
+    if kind == "target":
+        assert effect is not None, "a target step names its card action"
+        return f"player {top[1]} chooses another player for: {_lower(effect)}"
+    if kind == "play":
+        return f"player {top[1]} plays another card"
+    if kind in ("discard", "give", "pass"):
+        to = f" to player {top[2]}" if kind != "discard" else ""
+        return f"player {top[1]} chooses a card to {kind}{to}"
+    if kind == "place":
+        return f"player {top[1]} chooses where the card goes in their ranch"
+    what = {"banish": "discard", "return": "return to its owner's hand"}.get(top[2], top[2])
+    return f"player {top[1]} picks a ranch card to {what}"
+
+
+def _later_fields(
+    acting: int | tuple[int, ...],
+    result: Outcome | None,
+    current: int,
+    top: Step | None,
+    effect: Effect | None,
+    record: dict[str, Any] | None,
+    round_number: int,
+    totals: tuple[int, ...],
+    discard: tuple[int, ...],
+    *turn: int | bool,
+) -> dict[str, Any]:
+    """The observation's fields made on first read, from the public values ``observe``
+    took: who acts (a seat, or the players of a contest), the result, whose turn it is, the
+    step on top and its card action, the last round's record, the round, the totals, the
+    discard pile's counts and the turn counters (in ``turn_state``'s order)."""
+    over = result is not None
+    last = None
+    if record is not None:
+        last = {
+            "round": round_number if over else round_number - 1,
+            "ranches": [list(r) for r in record["ranches"]],
+            "turns": record["turns"],
+            **{
+                key: None if record.get(key) is None else list(record[key])
+                for key in ("glory", "bonus", "penalty")
+            },
+            "points": list(record["points"]),
+            "totals": list(totals),
+            "winners": list(record["winners"]),
+        }
+    return {
+        "acting": [acting] if isinstance(acting, int) else list(acting),
+        "asking": _asking(over, current, top, effect),
+        "last_round": last,
+        "winners": list(result.winners) if result is not None else [],
+        "discard_pile": _cards(discard),
+        "turn_state": dict(zip(TURN_STATE, turn, strict=True)),
+    }
+
+
+TURN_STATE = ("turn", "round_turns", "lost_turns", "playing", "exhausted", "seventh", "played_slot")
+"""The keys of an observation's ``turn_state``, in order."""
 
 
 def _named(counts: list[int], ids: tuple[str, ...]) -> dict[str, int]:
@@ -813,7 +830,7 @@ def _place(slot: int) -> Place:
     return Place(slot)
 
 
-def _cards(counts: list[int], size: int | None = None) -> list[int]:
+def _cards(counts: Sequence[int], size: int | None = None) -> list[int]:
     """Each card index as often as ``counts`` holds it, in index order (a hand, a pile).
 
     ``compress`` skips the many zero counts in C, and a list of single copies (most hands)
