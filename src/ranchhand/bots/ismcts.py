@@ -28,7 +28,8 @@ deviation of 0.26 to 0.47 a rollout, against 0.57 to 0.7 for independent ones).
 
 The move chosen is the most visited, but the greedy rollout bot's move stays unless the other
 beat it, rollout against paired rollout, by more than twice the standard error of their
-mean difference: in a dice game the moves are a few hundredths of a win apart.
+mean difference: in a dice game the moves are a few hundredths of a win apart. So that the
+test has pairs to go on, the greedy move is rolled out at least as often as any other move.
 
 A game with a compiled engine (``Game.compiled_playout``, Rancho's ``fast``) plays the
 rollouts there, with the same draws and so the same results: the search decides the same
@@ -255,6 +256,9 @@ class ISMCTSBot(Bot):
         backed up."""
         me, root = search.me, search.root
         first, expanded = self._select(root, me, search.choices, search.hint, rng)
+        champion = search.results.get(search.hint)
+        if champion is not None and len(champion) < len(search.results.get(first, ())):
+            first, expanded = search.hint, False  # as many rollouts as any challenger
         paired = search.results.setdefault(first, [])
         stream = ChanceStream(search.base + len(paired))
         state = game.sample_state(observation, stream)
