@@ -27,6 +27,8 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from ranchhand.bots.base import Bot
+from ranchhand.core import CHANCE
+from ranchhand.core.streams import ChanceStream, sample
 from ranchhand.games.rancho import deals
 from ranchhand.games.rancho.actions import (
     ArrangeSafest,
@@ -286,3 +288,33 @@ def pick(
         if deal is not None and id(deal) in offered:
             return step, deal
     return None
+
+
+def greedy_playout(
+    state: RanchoState, stream: ChanceStream, max_steps: int
+) -> tuple[list[float], int, bool]:
+    """The search's rollout in the reference engine, what ``fast.playout.FastPlayout``
+    must give: a new :class:`GreedyBot` in every seat plays on from a copy of ``state``
+    for at most ``max_steps`` steps, chance drawn by ``streams.sample`` from a copy of
+    ``stream`` (so it goes on from the stream's turn and draw, and neither is changed).
+
+    (each player's ``returns()`` if the game ended, else ``evaluate()``; the steps; whether
+    it ended), as ``Game.compiled_playout`` describes. The test of the compiled playout
+    and its benchmark play this one.
+    """
+    s = state.clone()
+    seats = [GreedyBot() for _ in range(state.game.players)]
+    chance = ChanceStream(stream.stream)
+    chance.turn, chance.k = stream.turn, stream.k
+    rng = random.Random(0)  # the greedy bot draws nothing from it
+    steps = 0
+    while steps < max_steps and not s.is_terminal():
+        player = s.current_player()
+        if player == CHANCE:
+            s.apply(sample(s, chance))
+        else:
+            s.apply(seats[player].act(s.observe(player), s.legal_actions(), rng))
+        steps += 1
+    if s.is_terminal():
+        return s.returns(), steps, True
+    return s.evaluate(), steps, False

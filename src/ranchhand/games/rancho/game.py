@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ranchhand.core import ChanceOutcomes, Game, Option
+from ranchhand.core import ChanceOutcomes, Game, Option, OptionError
 from ranchhand.core.errors import GameDefinitionError
 from ranchhand.games.rancho.actions import Deal, DiceRoll, Strike
 from ranchhand.games.rancho.board import board_names, load_board
@@ -16,6 +16,7 @@ from ranchhand.games.rancho.summary import RanchoSummary
 from ranchhand.games.rancho.tables import DEFAULT_DICE, DEFAULT_DOGS, load_tables
 
 if TYPE_CHECKING:
+    from ranchhand.core.game import Playout
     from ranchhand.games.rancho.encoding import RanchoEncoding
 
 _TABLES = load_tables()
@@ -75,8 +76,6 @@ class RanchoGame(Game):
         """Memo of deals.blocked_routes by the player and everyone's land (all it reads)."""
         self.board = load_board(self.options["board"])
         if self.players not in self.board.pens_by_players:
-            from ranchhand.core import OptionError
-
             raise OptionError(
                 f"rancho: board {self.board.name} has no pens for {self.players} players"
             )
@@ -156,6 +155,28 @@ class RanchoGame(Game):
         if state is None or state.game is not self:
             raise GameDefinitionError(f"{self.id}: not an observation of this game")
         return state.clone()
+
+    def compiled_playout(self, policy: str) -> Playout | None:
+        """The fast engine's greedy playout (``fast/playout.py``), made once per game.
+
+        None for another policy, and where the fast engine cannot play this game:
+        numba missing (the ``fast`` extra), or a board too large for its masks. The fast
+        package is imported here, on first call, so loading Rancho never loads numba.
+        """
+        if policy != "greedy":
+            return None
+        if "_fast_playout" not in self.__dict__:
+            playout: Playout | None
+            try:
+                from ranchhand.games.rancho.fast.engine import FastRancho
+                from ranchhand.games.rancho.fast.playout import FastPlayout
+
+                playout = FastPlayout(FastRancho(self))
+            except (ImportError, OptionError):
+                playout = None
+            self.__dict__["_fast_playout"] = playout
+        cached: Playout | None = self.__dict__["_fast_playout"]
+        return cached
 
     def _encoding(self) -> RanchoEncoding:
         """Indices for the engine's offered moves and the table as a tensor (``encoding.py``)."""

@@ -16,7 +16,7 @@ and the players always hold the whole box (a property the tests check).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE, ChanceOutcomes, InvalidAction, Outcome, State
@@ -448,17 +448,8 @@ class RanchoState(State):
         return view
 
     def evaluate(self) -> list[float]:
-        """Each player's rough chance to win: herd value toward one of each species, and
-        the species held, shared out among the players (for search bots' cut rollouts)."""
-        values = self.game.tables.values
-        target = sum(values[k] for k in FARM)
-        progress = []
-        for mine in self.animals:
-            worth = sum(n * v for n, v in zip(mine, values, strict=True))
-            held = sum(1 for k in FARM if mine[k])
-            progress.append((min(worth, target) / target + held / len(FARM)) ** 2 + 1e-9)
-        total = sum(progress)
-        return [p / total for p in progress]
+        """Each player's rough chance to win (:func:`chances`), for search bots' cut rollouts."""
+        return chances(self.animals, self.game.tables.values)
 
     def standing(self) -> list[float]:
         """Each player's herd (animals and dogs) valued in rabbits, the lab's "who is ahead"."""
@@ -516,3 +507,21 @@ class RanchoState(State):
         from ranchhand.games.rancho.checks import validate
 
         validate(self)
+
+
+def chances(animals: Sequence[Sequence[int]], values: Sequence[int]) -> list[float]:
+    """Each player's rough chance to win: herd value toward one of each species, and the
+    species held, shared out among the players.
+
+    ``RanchoState.evaluate`` and the fast engine's playouts (which score a cut rollout
+    from the kernel's animals) both call it, so a search scores a position the same in
+    either engine.
+    """
+    target = sum(values[k] for k in FARM)
+    progress = []
+    for mine in animals:
+        worth = sum(n * v for n, v in zip(mine, values, strict=True))
+        held = sum(1 for k in FARM if mine[k])
+        progress.append((min(worth, target) / target + held / len(FARM)) ** 2 + 1e-9)
+    total = sum(progress)
+    return [p / total for p in progress]

@@ -2,8 +2,10 @@
 
 :class:`FastRancho` wraps one loaded :class:`RanchoGame`. ``play`` plays whole
 games in the compiled kernel (the bulk path for ``simulate`` and ``bench``);
-:class:`FastTable` steps one game from Python, showing its legal actions as the
-reference engine's action objects, which is what the differential test compares.
+``load`` copies any reference position into a kernel table (where the search's
+playouts start, ``playout.py``); :class:`FastTable` steps one game from Python,
+showing its legal actions as the reference engine's action objects, which is what the
+differential test compares.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ranchhand.games.rancho.actions import (
 from ranchhand.games.rancho.fast import greedy, kernel, play
 from ranchhand.games.rancho.fast.geometry import frames_of
 from ranchhand.games.rancho.game import RanchoGame
+from ranchhand.games.rancho.state import RanchoState
 
 RESULT_COLUMNS = play.RESULT_COLUMNS
 POLICIES = {"random": play.RANDOM, "greedy": play.GREEDY}
@@ -50,6 +53,7 @@ class FastRancho:
         self.game = game
         frames = frames_of(game)
         self.geometry = frames.geometry
+        self.pen_spaces = frames.pen_spaces
         self.memo = kernel.new_memo(self.geometry)
         self.max_turns = game.max_turns
         self._ids = tuple(space.id for space in game.board.spaces[: self.geometry.pastures])
@@ -64,9 +68,57 @@ class FastRancho:
         play.play_many(self.geometry, self.memo, table, seeds, policies, self.max_turns, results)
         return results
 
-    def table(self) -> FastTable:
-        """A new game at its start, to step from Python."""
-        return FastTable(self)
+    def table(self, state: RanchoState | None = None) -> FastTable:
+        """A new game at its start, or at the reference ``state``, to step from Python."""
+        return FastTable(self, state)
+
+    def load(self, state: RanchoState, t: kernel.Table) -> None:
+        """Copy the reference ``state`` into the kernel table ``t``, with new greedy bots.
+
+        Masks go into each seat's frame (``geometry.py``): pastures keep their index,
+        the seat's pen becomes the frame's last two bits; a piece is stored at its first
+        space. The dog queue is copied from its head. Whether pieces stand in the safest
+        arrangement, and the bots' blank memory, are worked out in the kernel (``loaded``).
+        """
+        pastures = self.geometry.pastures
+        on_pastures = (1 << pastures) - 1
+        scalars = [0] * kernel.SCALARS
+        scalars[kernel.PLAYER] = state.player
+        scalars[kernel.PHASE] = state.phase
+        scalars[kernel.TURN] = state.turn
+        scalars[kernel.WINNER] = state.winner
+        scalars[kernel.SETTLED] = int(state.settled)
+        scalars[kernel.DIE_A], scalars[kernel.DIE_B] = state.dice or (0, 0)
+        predators = state.predators
+        scalars[kernel.PREDATORS] = len(predators)
+        scalars[kernel.PREDATOR_A] = predators[0] if predators else -1
+        scalars[kernel.PREDATOR_B] = predators[1] if len(predators) > 1 else -1
+        scalars[kernel.STRIKE_BY], scalars[kernel.STRIKE_PRICE] = state.strike or (0, 0)
+        scalars[kernel.DOGS_ASKED] = len(state.dog_queue)
+        scalars[kernel.TAKEN] = state.taken
+        scalars[kernel.EATEN] = state.eaten_value
+        scalars[kernel.DOGS_GIVEN] = state.dogs_given
+        t.scalars[:] = scalars
+        t.herd[:] = state.herd
+        t.animals[:] = state.animals
+        t.land[:] = state.land
+        t.owner[:] = state.owner[:pastures]
+        t.dogs[: len(state.dog_queue)] = state.dog_queue
+        t.pieces[:] = 0
+        for seat, pieces in enumerate(state.pieces):
+            first, second = self.pen_spaces[seat]
+            rows = t.pieces[seat]
+            for kind, count, mask in pieces:
+                local = (
+                    mask & on_pastures
+                    | (mask >> first & 1) << pastures
+                    | (mask >> second & 1) << (pastures + 1)
+                )
+                at = (local & -local).bit_length() - 1
+                rows[at, kernel.KIND] = kind + 1
+                rows[at, kernel.COUNT] = count
+                rows[at, kernel.MASK] = local
+        kernel.loaded(self.geometry, self.memo, t)
 
     def action(self, row: np.ndarray) -> Hashable:
         """The reference engine's action for a kernel action row."""
@@ -99,12 +151,15 @@ class FastRancho:
 class FastTable:
     """One game in the kernel, stepped from Python (slow: for tests and study)."""
 
-    def __init__(self, engine: FastRancho) -> None:
+    def __init__(self, engine: FastRancho, state: RanchoState | None = None) -> None:
         self.engine = engine
         self.table = kernel.new_table(engine.geometry)
         self._rows = np.zeros((kernel.MAX_ACTIONS, kernel.ROW), dtype=np.int64)
         self._choice = np.zeros(kernel.ROW, dtype=np.int64)
-        kernel.setup(engine.geometry, engine.memo, self.table)
+        if state is None:
+            kernel.setup(engine.geometry, engine.memo, self.table)
+        else:
+            engine.load(state, self.table)
 
     def is_over(self) -> bool:
         return bool(kernel.over(self.table, self.engine.max_turns))

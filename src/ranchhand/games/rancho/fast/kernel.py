@@ -428,6 +428,25 @@ def setup(g: Geometry, memo: Memo, t: Table) -> None:
         place(g, memo, t, seat)
 
 
+@njit(cache=True)
+def loaded(g: Geometry, memo: Memo, t: Table) -> None:
+    """Finish a table copied from a reference position (``FastRancho.load``): whether
+    each seat's pieces are the safest arrangement, and every seat's greedy bot new.
+
+    A player sending newborns back (``return``) has animals that do not fit, so no
+    safest arrangement: that seat is left marked unsafe, which nothing reads until the
+    return places its animals. The bots remember nothing, as a new ``GreedyBot``.
+    """
+    for seat in range(g.players):
+        if t.scalars[PHASE] == RETURN and seat == t.scalars[PLAYER]:
+            t.seats[seat, SAFE] = 0
+        else:
+            recheck_safe(g, memo, t, seat)
+    t.seats[:, BOT_TURN] = -1
+    t.seats[:, BOT_DEALS] = 0
+    t.bot_done[:, :] = 0
+
+
 @njit(cache=True, inline="always")
 def full_herd(t: Table, seat: int) -> bool:
     a = t.animals[seat]
