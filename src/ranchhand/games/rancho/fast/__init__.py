@@ -1,6 +1,7 @@
 """A compiled fast path for bulk simulation of Rancho: numba, the ``fast`` extra.
 
 ``kernel`` holds the rules on arrays, ``greedy`` the greedy bot, ``play`` whole games,
+``playout`` the search's greedy rollouts from any position (``RanchoGame.compiled_playout``),
 ``engine`` the Python face (and the step-by-step table the differential test drives),
 ``simulate`` and ``bench`` the commands' entry points; ``cache`` keeps numba's cache of
 compiled code in step with every file of the package. Without numba the package
