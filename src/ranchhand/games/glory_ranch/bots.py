@@ -145,7 +145,8 @@ class Others:
     def __init__(self, obs: GloryObservation) -> None:
         me = self.me = seat(obs)
         sizes = obs.hand_sizes
-        self.seats = around(obs.players)[me]
+        seats = _AROUND.get(obs.players) or around(obs.players)
+        self.seats = seats[me]
         self.smallest = smallest = min(sizes[:me] + sizes[me + 1 :])
         self.hand_left = hand_left = len(obs.hand) - 1
         self.soon = smallest <= hand_left + 1
@@ -194,6 +195,7 @@ def best_play(
     me = others.me
     hand_after = others.hand_left
     tables = k.tables
+    memo, empty = tables.parts, hand_after == 0
     ranches = obs.ranches
     mine = ranches[me]
     index_of, placed, penalty, reads_rest = k.index, k.placed, k.penalty, k.reads_rest
@@ -207,7 +209,11 @@ def best_play(
             ranch, points = placed_points(k, ranches, me, index, hand_after)
         else:
             ranch = (*mine, index)
-            points = points_as(tables, ranches, me, ranch, hand_after)
+            known = memo.get((ranch, empty))  # a ranch seen before, with no "most" bonus
+            if known is not None and not known[2]:
+                points = known[0]
+            else:
+                points = points_as(tables, ranches, me, ranch, hand_after)
         value = float(points - before + penalty[index])
         parts = worths[index]
         if parts:
@@ -283,13 +289,13 @@ def shed_value(k: Knowledge, card_id: str) -> float:
 
 def threats(k: Knowledge, obs: GloryObservation) -> list[float]:
     """How dangerous each player is: running total plus the Glory in their ranch now."""
-    ranches = obs.ranches
-    return [
-        obs.totals[p]
-        + ranch_points(k.tables, ranches, p, obs.hand_sizes[p])
-        - (1000 if p == obs.player else 0)
-        for p in range(obs.players)
-    ]
+    tables, ranches, sizes, totals = k.tables, obs.ranches, obs.hand_sizes, obs.totals
+    threat: list[float] = []
+    for p in range(obs.players):  # a loop, not a comprehension: one call fewer
+        threat.append(totals[p] + ranch_points(tables, ranches, p, sizes[p]))
+    if obs.player is not None:
+        threat[obs.player] -= 1000
+    return threat
 
 
 def best_slot(k: Knowledge, ranches: list[list[int]], me: int, hand_size: int) -> int:
