@@ -170,8 +170,12 @@ def test_the_compiled_draw_is_the_streams_draw() -> None:
 
 def test_the_game_makes_the_greedy_playout_once() -> None:
     game = RanchoGame(2)
-    assert game.compiled_playout("greedy") is game.compiled_playout("greedy")
+    fast = game.compiled_playout("greedy")
+    assert fast is not None
+    assert fast is game.compiled_playout("greedy")
     assert game.compiled_playout("random") is None
+    with pytest.raises(ValueError, match="plays positions of"):
+        fast(RanchoGame(2).new_initial_state(), ChanceStream(0), 5)
 
 
 def test_loading_rancho_needs_no_numba() -> None:

@@ -109,8 +109,9 @@ class FastPlayout:
     """``Game.compiled_playout("greedy")`` for one loaded Rancho game (a ``Playout``).
 
     It keeps one kernel table and its action buffers, filled afresh at each call, so a
-    call allocates nothing but its answer; the engine's memo of fitting answers is
-    shared by every call, as the reference engine's memo is by every state of a game.
+    call allocates nothing but its answer (and one call at a time: a search's rollouts
+    follow one another); the engine's memo of fitting answers is shared by every call,
+    as the reference engine's memo is by every state of a game.
     """
 
     def __init__(self, engine: FastRancho) -> None:
@@ -128,9 +129,10 @@ class FastPlayout:
         ``streams.sample`` would go on drawing from ``stream`` (neither is changed): (each
         player's returns if the game ended, else ``evaluate()`` where it stopped; the
         steps played; whether it ended)."""
-        if not isinstance(state, RanchoState):
-            raise TypeError(f"the Rancho playout plays Rancho positions, not {state!r}")
         engine, t = self.engine, self.table
+        if not isinstance(state, RanchoState) or state.game is not engine.game:
+            # the tables were built for one game's options and player count
+            raise ValueError(f"this playout plays positions of {engine.game!r} only")
         engine.load(state, t)
         steps, ended = play_on(
             engine.geometry,
