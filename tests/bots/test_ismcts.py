@@ -113,6 +113,8 @@ def test_bad_parameters_are_refused() -> None:
         ISMCTSBot(rollout="smart")
     with pytest.raises(ValueError, match="iterations"):
         ISMCTSBot(iterations=0)
+    with pytest.raises(ValueError, match="opponents must be one of search, rollout"):
+        ISMCTSBot(opponents="paranoid")
 
 
 def test_back_in_a_position_it_chooses_something_else() -> None:
@@ -124,3 +126,73 @@ def test_back_in_a_position_it_chooses_something_else() -> None:
     first = bot.act(state.observe(0), state.legal_actions(0), rng)
     again = bot.act(state.observe(0), state.legal_actions(0), rng)
     assert again != first
+
+
+def _decisions(game: Any, seed: int, **settings: Any) -> list[tuple[str, int]]:
+    """The search's choices (and iterations) at the first real decisions of a game."""
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    bot = ISMCTSBot(game, time_cap=None, **settings)
+    made: list[tuple[str, int]] = []
+    while len(made) < 8 and not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng), CHANCE)
+            continue
+        player = state.acting_players()[0]
+        action = bot.act(state.observe(player), state.legal_actions(player), rng)
+        if bot.searched:
+            made.append((str(action), bot.searched))
+        state.apply(action, player)
+    return made
+
+
+def test_the_compiled_playout_decides_as_the_reference_rollout() -> None:
+    """Rancho's fast engine plays the rollouts with the same draws: the same choices."""
+    pytest.importorskip("numba", reason="the compiled playout is in the fast extra")
+    compiled = load("rancho", 2, max_turns=300)
+    assert compiled.compiled_playout("greedy") is not None
+    assert compiled.compiled_playout("random") is None
+
+    class Reference(type(compiled)):  # type: ignore[misc]
+        def compiled_playout(self, policy: str) -> None:
+            return None
+
+    reference = Reference(2, max_turns=300)
+    for seed in (1, 2):
+        fast = _decisions(compiled, seed, iterations=40)
+        assert fast and fast == _decisions(reference, seed, iterations=40)
+
+
+def test_paired_rollouts_give_every_move_the_same_dice() -> None:
+    """The j-th rollout of each root move draws from stream j: with moves that change
+    nothing (rolling now or after "end turn"), the same games are won and lost."""
+    game = load("rancho", 2)
+    state = game.new_initial_state()
+    while state.current_player() == CHANCE:
+        state.apply(state.sample_chance(random.Random(0)), CHANCE)
+    bot = ISMCTSBot(game, iterations=40, time_cap=None, bias=0.0)
+    seen: list[list[float]] = []
+    original = ISMCTSBot._iterate
+
+    def spying(self: ISMCTSBot, game: Any, observation: Any, search: Any, rng: Any) -> None:
+        original(self, game, observation, search, rng)
+        seen[:] = [search.results.get("roll", []), search.results.get("roll and end turn", [])]
+
+    ISMCTSBot._iterate = spying  # type: ignore[method-assign]
+    try:
+        bot.act(state.observe(0), state.legal_actions(0), random.Random(6))
+    finally:
+        ISMCTSBot._iterate = original  # type: ignore[method-assign]
+    roll, roll_and_end = seen
+    pairs = min(len(roll), len(roll_and_end))
+    won = [[value > 0.5 for value in results[:pairs]] for results in (roll, roll_and_end)]
+    assert pairs >= 3 and won[0] == won[1]  # (one step apart, so a win fades a hair more)
+
+
+@pytest.mark.parametrize("game_id", ["rocket-ranchers", "glory-ranch"])
+def test_opponents_modelled_by_the_rollout_bot(game_id: str) -> None:
+    """With ``opponents="rollout"`` only the searcher's moves carry statistics, and the
+    search is reproducible from its seed."""
+    game = load(game_id, 4)
+    first = _decisions(game, 3, iterations=12, opponents="rollout")
+    assert first and first == _decisions(game, 3, iterations=12, opponents="rollout")

@@ -56,6 +56,11 @@ from ranchhand.core.streams import ChanceStream
 from ranchhand.core.streams import sample as sample_chance
 
 ROLLOUTS = ("greedy", "random")
+OPPONENTS = ("search", "rollout")
+"""How the other players choose inside the tree: by their own UCT statistics (``search``,
+each assumed to play its best) or as the rollout bot would (``rollout``: the tree then
+branches only on the searching player's moves and chance, a model of the opponents that
+spends the whole budget on the searcher's own choices)."""
 
 NORMAL: dict[str, dict[str, Any]] = {
     "rancho": {"iterations": 150},
@@ -168,9 +173,12 @@ class ISMCTSBot(Bot):
         rollout_depth: int = 300,
         exploration: float = 0.7,
         bias: float = 1.0,
+        opponents: str = "search",
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if opponents not in OPPONENTS:
+            raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}, got {opponents!r}")
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
         self.game = game
@@ -180,6 +188,7 @@ class ISMCTSBot(Bot):
         self.rollout_depth = rollout_depth
         self.exploration = exploration
         self.bias = bias
+        self.opponents = opponents
         self.searched = 0
         """Iterations run by the last decision (for benchmarks)."""
         self._tried: dict[str, set[str]] = {}
@@ -279,8 +288,12 @@ class ISMCTSBot(Bot):
                 if node is root and player == me:
                     picks.append((me, search.offered[first], first))
                     continue
-                groups = self._groups(state, player, me, perfect)
                 hint = bots[player].act(state.observe(player), state.legal_actions(player), rng)
+                if player != me and self.opponents == "rollout":
+                    seen = str(hint) if perfect else state.describe_for(me, hint, player)
+                    picks.append((player, hint, seen))
+                    continue
+                groups = self._groups(state, player, me, perfect)
                 hinted = next((k for k, acts in groups.items() if hint in acts), "")
                 key, fresh = self._select(node, player, groups, hinted, rng)
                 expanded = expanded or fresh
@@ -291,9 +304,10 @@ class ISMCTSBot(Bot):
             node = node.child(tuple(key for _, _, key in picks))
         values = self._playout(state, len(path), stream, rng, search.playout)
         for visited, player, key in path:
-            stats = visited.stats[(player, key)]
-            stats[0] += values[player]
-            stats[1] += 1
+            stats = visited.stats.get((player, key))
+            if stats is not None:  # None: an opponent who played as the rollout bot
+                stats[0] += values[player]
+                stats[1] += 1
         paired.append(values[me])
 
     def _groups(
