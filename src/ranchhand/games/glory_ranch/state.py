@@ -555,45 +555,46 @@ class GloryState(State):
             {
                 "player": seat,
                 "players": game.players,
-                "round": self.round,
-                "target": game.target,
                 "totals": list(self.totals),
-                "current": self.current,
-                "first": self.first,
-                "direction": self.direction,
-                "deck": sum(self.deck),
-                "discard": sum(self.discard),
                 "hand": [] if seat is None else _cards(self.hands[seat], sizes[seat]),
                 "hand_sizes": sizes,
                 "ranches": list(map(list, self.ranches)),
                 "shields": list(map(list, self.shields)),
                 "step": None if top is None or top[0] == "do" else top[:3],
                 "effect": effect,
-                "my_sign": None if seat is None else self.signs.get(seat),
-                "passing": [] if seat is None else list(self.passing[seat]),
-                "log": list(self.log),
-                "pending": list(stack),
-                "passing_sizes": list(map(len, self.passing)),
-                "ids": game.ids,
                 "cards": game.deck,
                 "_later": (
                     _later_fields,
+                    (
+                        self.round,
+                        game.target,
+                        self.current,
+                        self.first,
+                        self.direction,
+                        sum(self.deck),
+                        None if seat is None else self.signs.get(seat),
+                        [] if seat is None else list(self.passing[seat]),
+                        list(self.log),
+                        list(stack),
+                        list(map(len, self.passing)),
+                        game.ids,
+                    ),
                     current if current >= 0 else self._acting(current),
                     result,
-                    self.current,
                     top,
                     effect,
                     self.rounds[-1] if self.rounds else None,
-                    self.round,
                     tuple(self.totals),
                     tuple(self.discard),
-                    self.turn,
-                    self.round_turns,
-                    self.skips,
-                    self.playing,
-                    self.exhausted,
-                    self.seventh,
-                    self.played_slot,
+                    (
+                        self.turn,
+                        self.round_turns,
+                        self.skips,
+                        self.playing,
+                        self.exhausted,
+                        self.seventh,
+                        self.played_slot,
+                    ),
                 ),
             }
         )
@@ -699,22 +700,24 @@ def _asking(over: bool, current: int, top: Step | None, effect: Effect | None) -
 
 
 def _later_fields(
+    taken: tuple[Any, ...],
     acting: int | tuple[int, ...],
     result: Outcome | None,
-    current: int,
     top: Step | None,
     effect: Effect | None,
     record: dict[str, Any] | None,
-    round_number: int,
     totals: tuple[int, ...],
     discard: tuple[int, ...],
-    *turn: int | bool,
+    turn: tuple[int | bool, ...],
 ) -> dict[str, Any]:
     """The observation's fields made on first read, from the public values ``observe``
-    took: who acts (a seat, or the players of a contest), the result, whose turn it is, the
-    step on top and its card action, the last round's record, the round, the totals, the
-    discard pile's counts and the turn counters (in ``turn_state``'s order)."""
+    took: the fields of :data:`TAKEN` as they were (in that order), who acts (a seat, or
+    the players of a contest), the result, the step on top and its card action, the last
+    round's record, the totals, the discard pile's counts and the turn counters (in
+    :data:`TURN_STATE`'s order)."""
+    made = dict(zip(TAKEN, taken, strict=True))
     over = result is not None
+    round_number = made["round"]
     last = None
     if record is not None:
         last = {
@@ -729,15 +732,31 @@ def _later_fields(
             "totals": list(totals),
             "winners": list(record["winners"]),
         }
-    return {
-        "acting": [acting] if isinstance(acting, int) else list(acting),
-        "asking": _asking(over, current, top, effect),
-        "last_round": last,
-        "winners": list(result.winners) if result is not None else [],
-        "discard_pile": _cards(discard),
-        "turn_state": dict(zip(TURN_STATE, turn, strict=True)),
-    }
+    made["discard"] = sum(discard)
+    made["acting"] = [acting] if isinstance(acting, int) else list(acting)
+    made["asking"] = _asking(over, made["current"], top, effect)
+    made["last_round"] = last
+    made["winners"] = list(result.winners) if result is not None else []
+    made["discard_pile"] = _cards(discard)
+    made["turn_state"] = dict(zip(TURN_STATE, turn, strict=True))
+    return made
 
+
+TAKEN = (
+    "round",
+    "target",
+    "current",
+    "first",
+    "direction",
+    "deck",
+    "my_sign",
+    "passing",
+    "log",
+    "pending",
+    "passing_sizes",
+    "ids",
+)
+"""The fields :func:`_later_fields` is handed as they are."""
 
 TURN_STATE = ("turn", "round_turns", "lost_turns", "playing", "exhausted", "seventh", "played_slot")
 """The keys of an observation's ``turn_state``, in order."""
