@@ -115,6 +115,29 @@ def test_bad_parameters_are_refused() -> None:
         ISMCTSBot(iterations=0)
     with pytest.raises(ValueError, match="opponents must be one of search, rollout"):
         ISMCTSBot(opponents="paranoid")
+    with pytest.raises(ValueError, match="depth must be at least 1"):
+        ISMCTSBot(depth=0)
+
+
+def test_a_flat_search_rolls_out_right_after_the_root_move() -> None:
+    """``depth=1``: statistics at the root only, and the forced win is still found."""
+    game = load("rancho", 2)
+    state = game.setup(WIN_IN_ONE)
+    bot = ISMCTSBot(game, iterations=60, depth=1, time_cap=None)
+    roots: list[Any] = []
+    original = ISMCTSBot._iterate
+
+    def spying(self: ISMCTSBot, game: Any, observation: Any, search: Any, rng: Any) -> None:
+        original(self, game, observation, search, rng)
+        roots[:] = [search.root]
+
+    ISMCTSBot._iterate = spying  # type: ignore[method-assign]
+    try:
+        action = bot.act(state.observe(0), state.legal_actions(0), random.Random(3))
+    finally:
+        ISMCTSBot._iterate = original  # type: ignore[method-assign]
+    assert str(action) == "trade 2 cow > horse"
+    assert all(not child.stats for child in roots[0].children.values())
 
 
 def test_back_in_a_position_it_chooses_something_else() -> None:

@@ -174,6 +174,7 @@ class ISMCTSBot(Bot):
         exploration: float = 0.7,
         bias: float = 1.0,
         opponents: str = "search",
+        depth: int = 1000,
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
@@ -181,6 +182,8 @@ class ISMCTSBot(Bot):
             raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}, got {opponents!r}")
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
         self.game = game
         self.iterations = iterations
         self.time_cap = time_cap
@@ -189,6 +192,9 @@ class ISMCTSBot(Bot):
         self.exploration = exploration
         self.bias = bias
         self.opponents = opponents
+        self.depth = depth
+        """Moves the tree holds at most below the root (1: each root move is followed by
+        a rollout at once, flat Monte Carlo, all of the budget on the choice at hand)."""
         self.searched = 0
         """Iterations run by the last decision (for benchmarks)."""
         self._tried: dict[str, set[str]] = {}
@@ -276,7 +282,8 @@ class ISMCTSBot(Bot):
         bots = [make() for _ in range(game.players)]
         node = root
         path: list[tuple[_Node, int, str]] = []
-        while not (expanded and node is not root) and not state.is_terminal():
+        depth = self.depth
+        while not (expanded and node is not root) and len(path) < depth and not state.is_terminal():
             if state.current_player() == CHANCE:
                 outcome = sample_chance(state, stream)
                 seen = str(outcome) if perfect else state.describe_for(me, outcome, CHANCE)
