@@ -52,7 +52,7 @@ from ranchhand.bots.base import Bot
 from ranchhand.bots.random_bot import RandomBot
 from ranchhand.core.errors import GameDefinitionError
 from ranchhand.core.game import CHANCE, Game, Playout, State
-from ranchhand.core.streams import ChanceStream
+from ranchhand.core.streams import ChanceStream, playout
 from ranchhand.core.streams import sample as sample_chance
 
 ROLLOUTS = ("greedy", "random")
@@ -380,33 +380,14 @@ class ISMCTSBot(Bot):
             values, played, ended = compiled(state, stream, self.rollout_depth)
             estimate: list[float] | None = values
         else:
-            estimate, played, ended = self._rollout(state, stream, rng)
+            make = self._rollout_bot(state.game)
+            estimate, played, ended = playout(state, make, stream, self.rollout_depth, rng)
         if ended:
             fade = DISCOUNT ** (steps + played)
             return [0.5 + 0.5 * r * fade for r in estimate or ()]
         if estimate is None:
             return [0.5] * state.game.players
         return [0.1 + 0.8 * e for e in estimate]
-
-    def _rollout(
-        self, state: State, stream: ChanceStream, rng: random.Random
-    ) -> tuple[list[float] | None, int, bool]:
-        """The reference rollout: (``returns()`` at the end, or ``evaluate()`` where it was
-        cut; the steps played; whether the game ended). A compiled playout gives the same."""
-        make = self._rollout_bot(state.game)
-        bots = [make() for _ in range(state.game.players)]
-        played = 0
-        while not state.is_terminal():
-            if played >= self.rollout_depth:
-                return state.evaluate(), played, False
-            if state.current_player() == CHANCE:
-                state.apply(sample_chance(state, stream), CHANCE)
-            else:
-                for player in state.acting_players():
-                    legal = state.legal_actions(player)
-                    state.apply(bots[player].act(state.observe(player), legal, rng), player)
-            played += 1
-        return state.returns(), played, True
 
     def _rollout_bot(self, game: Game) -> Callable[[], Bot]:
         if self.rollout == "random":

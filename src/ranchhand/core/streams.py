@@ -17,7 +17,10 @@ does). :class:`ChanceStream` is the same draws behind ``random.Random``'s
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
+
+from ranchhand.core.game import CHANCE
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -57,6 +60,13 @@ class ChanceStream(random.Random):
         self.turn = -1
         self.k = 0
 
+    def fork(self) -> ChanceStream:
+        """The same stream where this one stands (its turn and draws so far); drawing from
+        the fork leaves this one as it is. Only :meth:`randrange`'s place is copied."""
+        twin = ChanceStream(self.stream)
+        twin.turn, twin.k = self.turn, self.k
+        return twin
+
     def at(self, turn: int) -> None:
         """Draws from now on belong to ``turn`` (the count restarts when the turn changes)."""
         if turn != self.turn:
@@ -74,3 +84,33 @@ def sample(state: Any, stream: ChanceStream) -> Any:
     """``state.sample_chance`` drawn from ``stream`` at the state's turn."""
     stream.at(state.turn)
     return state.sample_chance(stream)
+
+
+def playout(
+    state: Any,
+    make_bot: Callable[[], Any],
+    stream: ChanceStream,
+    max_steps: int,
+    rng: random.Random,
+) -> tuple[list[float] | None, int, bool]:
+    """The reference rollout: a bot from ``make_bot`` in every seat plays on ``state``
+    (changed in place) for at most ``max_steps`` steps, chance drawn by :func:`sample` from
+    ``stream``, the bots' own choices from ``rng``.
+
+    Returns (each player's ``returns()`` if the game ended, else ``evaluate()`` where it
+    stopped; the steps played; whether the game ended). The search rolls out with it, and
+    a compiled playout (``Game.compiled_playout``) must give exactly what it gives.
+    """
+    bots = [make_bot() for _ in range(state.game.players)]
+    steps = 0
+    while not state.is_terminal():
+        if steps >= max_steps:
+            return state.evaluate(), steps, False
+        if state.current_player() == CHANCE:
+            state.apply(sample(state, stream), CHANCE)
+        else:
+            for player in state.acting_players():
+                legal = state.legal_actions(player)
+                state.apply(bots[player].act(state.observe(player), legal, rng), player)
+        steps += 1
+    return state.returns(), steps, True

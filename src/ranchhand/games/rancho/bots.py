@@ -27,8 +27,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from ranchhand.bots.base import Bot
-from ranchhand.core import CHANCE
-from ranchhand.core.streams import ChanceStream, sample
+from ranchhand.core.streams import ChanceStream, playout
 from ranchhand.games.rancho import deals
 from ranchhand.games.rancho.actions import (
     ArrangeSafest,
@@ -293,28 +292,15 @@ def pick(
 def greedy_playout(
     state: RanchoState, stream: ChanceStream, max_steps: int
 ) -> tuple[list[float], int, bool]:
-    """The search's rollout in the reference engine, what ``fast.playout.FastPlayout``
-    must give: a new :class:`GreedyBot` in every seat plays on from a copy of ``state``
-    for at most ``max_steps`` steps, chance drawn by ``streams.sample`` from a copy of
-    ``stream`` (so it goes on from the stream's turn and draw, and neither is changed).
-
-    (each player's ``returns()`` if the game ended, else ``evaluate()``; the steps; whether
-    it ended), as ``Game.compiled_playout`` describes. The test of the compiled playout
-    and its benchmark play this one.
+    """The search's rollout in the reference engine (``streams.playout`` with a new
+    :class:`GreedyBot` in every seat) on copies of ``state`` and ``stream``, neither
+    changed: what ``fast.playout.FastPlayout`` must give. The test of the compiled
+    playout and its benchmark play this one.
     """
-    s = state.clone()
-    seats = [GreedyBot() for _ in range(state.game.players)]
-    chance = ChanceStream(stream.stream)
-    chance.turn, chance.k = stream.turn, stream.k
-    rng = random.Random(0)  # the greedy bot draws nothing from it
-    steps = 0
-    while steps < max_steps and not s.is_terminal():
-        player = s.current_player()
-        if player == CHANCE:
-            s.apply(sample(s, chance))
-        else:
-            s.apply(seats[player].act(s.observe(player), s.legal_actions(), rng))
-        steps += 1
-    if s.is_terminal():
-        return s.returns(), steps, True
-    return s.evaluate(), steps, False
+    values, steps, ended = playout(state.clone(), GreedyBot, stream.fork(), max_steps, _NO_DRAWS)
+    assert values is not None, "Rancho always evaluates"
+    return values, steps, ended
+
+
+_NO_DRAWS = random.Random(0)
+"""The greedy bot's generator: it draws nothing from it."""
