@@ -6,8 +6,9 @@ Prints, for each game:
   the second for the other half; its win rate with a 95% (Wilson) interval;
 * 4 players: one search bot against three greedy, its seat rotated; its win rate (a
   fair share is 25%);
-* timing: seconds per decision of the search bot (mean over every call, and over the
-  calls with a real choice), measured alone on one process after the games above.
+* timing: seconds per decision of the search bot at 2 and at 4 players (mean over every
+  call, and over the calls with a real choice), measured alone on one process after the
+  games above, with the level's time cap.
 
 ::
 
@@ -16,19 +17,22 @@ Prints, for each game:
 
 Games run through ``ranchhand.sim.simulate`` (one derived seed per game), so the win
 figures are reproducible from ``--seed`` whatever ``--jobs`` is, as long as no search
-stops on its time cap.
+stops on its time cap; ``--uncapped`` lifts the cap for the games (the timing keeps it),
+so a busy machine cannot cut a search short and change the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import platform
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from ranchhand.bots import ismcts
 from ranchhand.bots.ismcts import level
 from ranchhand.core.registry import GAME_MODULES, bot_factory, canonical_name, load
 from ranchhand.core.runner import derive_seed, play
@@ -55,6 +59,21 @@ def win_rate(
     return wins, played
 
 
+@contextlib.contextmanager
+def uncapped(lift: bool) -> Iterator[None]:
+    """Within, if ``lift``, the search levels have no time cap (workers are forked, so they
+    inherit it): a search then always runs its iterations, however busy the machine."""
+    if not lift:
+        yield
+        return
+    original = ismcts.level
+    ismcts.level = lambda game, name: {**original(game, name), "time_cap": None}
+    try:
+        yield
+    finally:
+        ismcts.level = original
+
+
 class _Timed:
     """Wraps a bot and times each of its decisions."""
 
@@ -76,15 +95,17 @@ class _Timed:
         return action
 
 
-def timing(game: str, level: str, games: int, seed: int) -> tuple[float, float, float, int]:
-    """Mean seconds per decision, per real choice, the slowest, and decisions timed."""
-    loaded = load(game, 2, **dict(MAX_TURNS))
+def timing(
+    game: str, level: str, games: int, seed: int, players: int = 2
+) -> tuple[float, float, float, int]:
+    """Mean seconds per decision, per real choice, the slowest, and decisions timed (the
+    search bot against greedy, its seat moving round the table game by game)."""
+    loaded = load(game, players, **dict(MAX_TURNS))
     timed = _Timed(bot_factory(loaded, level)())
     for index in range(games):
-        seats: list[Any] = [timed, bot_factory(game, "greedy")()]
-        if index % 2:
-            seats.reverse()
-        play(loaded, seats, derive_seed(seed, "timing", index))
+        seats: list[Any] = [bot_factory(game, "greedy")() for _ in range(players)]
+        seats[index % players] = timed
+        play(loaded, seats, derive_seed(seed, "timing", players, index))
     mean = sum(timed.times) / len(timed.times)
     per_choice = sum(timed.choices) / max(1, len(timed.choices))
     return mean, per_choice, max(timed.times), len(timed.times)
@@ -99,6 +120,9 @@ def main() -> None:
     parser.add_argument("--timing-games", type=int, default=2, help="games timed alone")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=cores())
+    parser.add_argument(
+        "--uncapped", action="store_true", help="no time cap in the games (the timing keeps it)"
+    )
     args = parser.parse_args()
     names = [canonical_name(g) for g in args.game] or list(GAME_MODULES)
     print(
@@ -115,20 +139,22 @@ def main() -> None:
         for players, games, against in ((2, args.games, "greedy"), (4, args.games4, "3 greedy")):
             if not games:
                 continue
-            wins, played = win_rate(game, args.level, players, games, args.seed, args.jobs)
+            with uncapped(args.uncapped):
+                wins, played = win_rate(game, args.level, players, games, args.seed, args.jobs)
             low, high = wilson_interval(wins, played)
             print(
                 f"{game}: {players} players, {args.level} vs {against}: {wins}/{played} = "
                 f"{wins / played:.0%} (95% {low:.0%}..{high:.0%})",
                 flush=True,
             )
-        if args.timing_games:
+        for players in (2, 4) if args.timing_games else ():
             mean, per_choice, slowest, count = timing(
-                game, args.level, args.timing_games, args.seed
+                game, args.level, args.timing_games, args.seed, players
             )
             print(
-                f"{game}: {mean:.3f} s per decision ({count} timed alone), {per_choice:.3f} s per "
-                f"real choice, slowest {slowest:.2f} s"
+                f"{game}: {players} players: {mean:.3f} s per decision ({count} timed alone), "
+                f"{per_choice:.3f} s per real choice, slowest {slowest:.2f} s",
+                flush=True,
             )
         print(f"{game}: {time.perf_counter() - started:.0f} s in all", flush=True)
 
