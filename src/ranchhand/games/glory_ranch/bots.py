@@ -350,12 +350,12 @@ def effect_value(
     if do in ("discard", "give"):
         if do == "discard" and e.who != "you":
             return 0.0
-        worst = sorted((k.penalty[i] for i in rest), reverse=True)[: e.n]
+        worst = sorted(map(k.penalty.__getitem__, rest), reverse=True)[: e.n]
         return float(sum(worst)) + (0.5 if do == "give" else 0.0)
     if do == "pass":
         return 0.5 if around.hand_left else 0.0
     if do == "trade":
-        return 1.5 * (len(rest) - around.smallest) + sum(k.penalty[i] for i in rest) * 0.3
+        return 1.5 * (len(rest) - around.smallest) + sum(map(k.penalty.__getitem__, rest)) * 0.3
     if do == "steal":
         return -0.5 * e.n
     if do == "skip":
@@ -364,7 +364,7 @@ def effect_value(
         return 2.0 if around.hand_left and len(ranch) < 7 else 0.0
     if do in ("banish", "return"):
         if e.target == "yours":
-            return -min((k.glory[i] for i in ranch), default=0)
+            return -min(map(k.glory.__getitem__, ranch), default=0)
         assert obs is not None, "a banish or return reads the ranches"
         open_cards = around.unshielded(obs)
         if do == "return":
@@ -372,7 +372,7 @@ def effect_value(
             if not worth and open_cards:
                 return -2.0  # only cards that would come back at me: no use
             return 0.7 * max(worth, default=0) + (1.0 if worth else 0.0)
-        return 0.7 * max((k.glory[i] for i in open_cards), default=0)
+        return 0.7 * max(map(k.glory.__getitem__, open_cards), default=0)
     if do in ("protect", "rps"):
         return 0.5
     return 0.0
