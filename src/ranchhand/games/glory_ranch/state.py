@@ -115,12 +115,22 @@ class GloryState(State):
         return self.hands[top[2]], self.game.steals
 
     def _sample_chance(self, rng: random.Random) -> Hashable:
-        """The card ``chance_outcomes().sample(rng)`` gives, walked from the counts."""
-        counts, faces = self._drawn_from()
+        """The card ``chance_outcomes().sample(rng)`` gives, walked from the counts (those
+        of the deck for a draw, read here without a call: a game draws a card at every
+        other step)."""
+        top = self.stack[-1]
+        if top[0] == "draw":
+            counts, faces = self.deck, self.game.draws
+        else:
+            counts, faces = self._drawn_from()
         return faces[draw_weighted(rng, counts, sum(counts))]
 
     def _is_chance_outcome(self, action: Hashable) -> bool:
-        counts, faces = self._drawn_from()
+        top = self.stack[-1]
+        if top[0] == "draw":  # the deck's counts, as in _sample_chance
+            counts, faces = self.deck, self.game.draws
+        else:
+            counts, faces = self._drawn_from()
         kind = self.game.index.get(action.card) if isinstance(action, _DRAWN) else None
         if kind is None:
             return False
@@ -507,7 +517,9 @@ class GloryState(State):
         log.append(text)
         if len(log) > LOG_LENGTH:
             del log[0]
-        self._moved((kind, text, *details))
+        moves = self.moves
+        if moves is not None:  # the move is made only for a log that keeps it
+            moves.append((kind, text, *details))
 
     def _moved(self, move: Move) -> None:
         if self.moves is not None:
