@@ -119,6 +119,7 @@ class GloryState(State):
         of the deck for a draw, read here without a call: a game draws a card at every
         other step)."""
         top = self.stack[-1]
+        faces: tuple[Draw | Steal, ...]
         if top[0] == "draw":
             counts, faces = self.deck, self.game.draws
         else:
@@ -127,6 +128,7 @@ class GloryState(State):
 
     def _is_chance_outcome(self, action: Hashable) -> bool:
         top = self.stack[-1]
+        faces: tuple[Draw | Steal, ...]
         if top[0] == "draw":  # the deck's counts, as in _sample_chance
             counts, faces = self.deck, self.game.draws
         else:
