@@ -552,9 +552,10 @@ class GloryState(State):
         card being passed.
 
         The fields in :data:`~ranchhand.games.glory_ranch.observation.LATER` (what the
-        greedy bot never reads) are made on first read, from public values taken now (see
-        :func:`_later_fields`): nothing of the state is kept, so the observation stays
-        what the player saw however the game goes on."""
+        greedy bot never reads) are made on first read, from values taken now that the
+        player may see (public ones, and their own sign and cards to pass; see
+        :func:`_later_fields`): nothing else of the state is kept, so the observation holds
+        no secret and stays what the player saw however the game goes on."""
         game = self.game
         seat = player if player is not None and 0 <= player < game.players else None
         stack = self.stack
@@ -587,11 +588,15 @@ class GloryState(State):
                         self.direction,
                         sum(self.deck),
                         None if seat is None else self.signs.get(seat),
-                        [] if seat is None else list(self.passing[seat]),
                         list(self.log),
                         list(stack),
-                        list(map(len, self.passing)),
                         game.ids,
+                    ),
+                    None  # mine and everyone's count: never another player's cards
+                    if not any(self.passing)
+                    else (
+                        [] if seat is None else list(self.passing[seat]),
+                        list(map(len, self.passing)),
                     ),
                     current if current >= 0 else self._acting(current),
                     result,
@@ -715,6 +720,7 @@ def _asking(over: bool, current: int, top: Step | None, effect: Effect | None) -
 
 def _later_fields(
     taken: tuple[Any, ...],
+    passing: tuple[list[int], list[int]] | None,
     acting: int | tuple[int, ...],
     result: Outcome | None,
     top: Step | None,
@@ -725,8 +731,10 @@ def _later_fields(
     turn: tuple[int | bool, ...],
 ) -> dict[str, Any]:
     """The observation's fields made on first read, from the public values ``observe``
-    took: the fields of :data:`TAKEN` as they were (in that order), who acts (a seat, or
-    the players of a contest), the result, the step on top and its card action, the last
+    took: the fields of :data:`TAKEN` as they were (in that order), the observer's cards
+    put face down to pass and how many each player put (None while nobody passes, most of
+    the time), who acts
+    (a seat, or the players of a contest), the result, the step on top and its card action, the last
     round's record, the totals, the discard pile's counts and the turn counters (in
     :data:`TURN_STATE`'s order)."""
     made = dict(zip(TAKEN, taken, strict=True))
@@ -746,6 +754,10 @@ def _later_fields(
             "totals": list(totals),
             "winners": list(record["winners"]),
         }
+    if passing is None:
+        made["passing"], made["passing_sizes"] = [], [0] * len(totals)  # a total per player
+    else:
+        made["passing"], made["passing_sizes"] = passing
     made["discard"] = sum(discard)
     made["acting"] = [acting] if isinstance(acting, int) else list(acting)
     made["asking"] = _asking(over, made["current"], top, effect)
@@ -764,10 +776,8 @@ TAKEN = (
     "direction",
     "deck",
     "my_sign",
-    "passing",
     "log",
     "pending",
-    "passing_sizes",
     "ids",
 )
 """The fields :func:`_later_fields` is handed as they are."""
