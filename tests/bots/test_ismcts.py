@@ -219,3 +219,13 @@ def test_opponents_modelled_by_the_rollout_bot(game_id: str) -> None:
     game = load(game_id, 4)
     first = _decisions(game, 3, iterations=12, opponents="rollout")
     assert first and first == _decisions(game, 3, iterations=12, opponents="rollout")
+
+
+def test_a_budget_per_two_players_shrinks_with_the_table() -> None:
+    """``per_two_players``: the iterations are the budget at two players, halved at four."""
+    for players, searched in ((2, 40), (4, 20)):
+        game = load("rancho", players)
+        state = game.setup(WIN_IN_ONE)
+        bot = ISMCTSBot(game, iterations=40, per_two_players=True, time_cap=None)
+        bot.act(state.observe(0), state.legal_actions(0), random.Random(1))
+        assert bot.searched == searched

@@ -63,14 +63,19 @@ branches only on the searching player's moves and chance, a model of the opponen
 spends the whole budget on the searcher's own choices)."""
 
 NORMAL: dict[str, dict[str, Any]] = {
-    "rancho": {"iterations": 150},
+    "rancho": {"iterations": 1000, "depth": 1, "opponents": "rollout", "per_two_players": True},
     "rocket-ranchers": {"iterations": 180, "rollout_depth": 12},
     "glory-ranch": {"iterations": 70},
 }
 """The ``normal`` level per game: what averages at most 0.25 s a decision on this project's
-2-core machine (benchmarks/strength.py measures it); others get 100 iterations. Rocket
-Ranchers' rollouts stop after 12 steps (about two turns each at two players) and are scored
-by ``evaluate()``, the points if the game ended now: three times the iterations in the same
+2-core machine (benchmarks/strength.py measures it); others get 100 iterations.
+
+Rancho is flat Monte Carlo: 1,000 paired greedy playouts a decision at two players (fewer
+at more, as each playout is longer), in the compiled engine when it is installed. Its
+moves differ by a few hundredths of a win, so the budget goes to telling the choice at
+hand apart, not to a tree (docs/games/rancho.md has the figures). Rocket Ranchers' rollouts
+stop after 12 steps (about two turns each at two players) and are scored by
+``evaluate()``, the points if the game ended now: three times the iterations in the same
 time, and it beat ``greedy`` more often than full rollouts did (docs/games/rocket-ranchers.md)."""
 HARD = 6
 """The ``hard`` level searches this many times longer than ``normal``."""
@@ -175,6 +180,7 @@ class ISMCTSBot(Bot):
         bias: float = 1.0,
         opponents: str = "search",
         depth: int = 1000,
+        per_two_players: bool = False,
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
@@ -193,6 +199,9 @@ class ISMCTSBot(Bot):
         self.bias = bias
         self.opponents = opponents
         self.depth = depth
+        self.per_two_players = per_two_players
+        """``iterations`` is the budget at two players; at ``P`` players a rollout is about
+        ``P / 2`` times longer, so the search runs ``iterations * 2 / P`` (same time a decision)."""
         """Moves the tree holds at most below the root (1: each root move is followed by
         a rollout at once, flat Monte Carlo, all of the budget on the choice at hand)."""
         self.searched = 0
@@ -238,7 +247,10 @@ class ISMCTSBot(Bot):
         )
         started = time.perf_counter()
         done = 0
-        while done < self.iterations:
+        budget = self.iterations
+        if self.per_two_players:
+            budget = max(1, round(budget * 2 / game.players))
+        while done < budget:
             self._iterate(game, observation, search, rng)
             done += 1
             if self.time_cap is not None and time.perf_counter() - started > self.time_cap:
