@@ -133,6 +133,7 @@ def main() -> None:
         f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
         f"{cores()} cores, Python {platform.python_version()}, level {args.level}: "
         f"{ {g: level(g, args.level) for g in names} }"
+        + (" (no time cap in the games)" if args.uncapped else "")
     )
     for game in names:
         started = time.perf_counter()
