@@ -80,7 +80,7 @@ NORMAL: dict[str, dict[str, Any]] = {
         "depth": 1,
         "opponents": "rollout",
     },
-    "glory-ranch": {"iterations": 70},
+    "glory-ranch": {"iterations": 100, "depth": 1, "opponents": "rollout", "per_two_players": True},
 }
 """The ``normal`` level per game: what averages at most 0.25 s a decision on this project's
 2-core machine (benchmarks/strength.py measures it); others get 100 iterations.
@@ -92,7 +92,8 @@ hand apart, not to a tree (docs/games/rancho.md has the figures). Rocket Rancher
 too, 450 iterations whose rollouts stop after 12 steps (about two turns each at two
 players) and are scored by ``evaluate()``, the points if the game ended now: three times
 the iterations of full rollouts in the same time, and it beat ``greedy`` more often than
-full rollouts did (docs/games/rocket-ranchers.md)."""
+full rollouts did (docs/games/rocket-ranchers.md). Glory Ranch is flat with full greedy
+rollouts, 100 at two players (50 at four: its rounds are longer with more hands)."""
 HARD = 6
 """The ``hard`` level searches this many times longer than ``normal``."""
 
