@@ -6,8 +6,8 @@ Prints, for each game:
   the second for the other half; its win rate with a 95% (Wilson) interval;
 * 4 players: one search bot against three greedy, its seat rotated; its win rate (a
   fair share is 25%);
-* timing: seconds per decision of the search bot at 2 and at 4 players (mean over every
-  call, and over the calls with a real choice), measured alone on one process after the
+* timing: CPU seconds per decision of the search bot at 2 and at 4 players (mean over
+  every call, and over the calls with a real choice), measured on one process after the
   games above, with the level's time cap.
 
 ::
@@ -75,7 +75,8 @@ def uncapped(lift: bool) -> Iterator[None]:
 
 
 class _Timed:
-    """Wraps a bot and times each of its decisions."""
+    """Wraps a bot and times each of its decisions in CPU seconds of this process, which
+    other work on the machine sways far less than the clock."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -86,9 +87,9 @@ class _Timed:
         self.bot.bind(game)
 
     def act(self, observation: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
-        start = time.perf_counter()
+        start = time.process_time()
         action = self.bot.act(observation, legal, rng)
-        spent = time.perf_counter() - start
+        spent = time.process_time() - start
         self.times.append(spent)
         if len(legal) > 1:
             self.choices.append(spent)
