@@ -45,8 +45,9 @@ players, Rocket Ranchers 70% against 40%): at a few hundred iterations a tree sp
 over replies it can never tell apart, while the root's moves, compared pair by pair, can
 be. The ``normal`` levels (:data:`NORMAL`) are flat; the bare ``ISMCTSBot`` is the full tree.
 
-Back in a position it has left (a trade and its reverse), the bot chooses something it
-has not chosen there before, so a turn made of free moves always ends.
+Back in a position it has left (a trade and its reverse), the bot plays greedy's move if
+it has not played it there yet, else something it has not chosen there before, so a turn
+made of free moves always ends, and soon.
 """
 
 from __future__ import annotations
@@ -223,12 +224,15 @@ class ISMCTSBot(Bot):
         a rollout at once, flat Monte Carlo, all of the budget on the choice at hand)."""
         self.searched = 0
         """Iterations run by the last decision (for benchmarks)."""
+        self._hinter: Bot | None = None
+        """The rollout bot whose move the search keeps unless it finds a clearly better one."""
         self._tried: dict[str, set[str]] = {}
         """What it chose before in each position it saw (by observation JSON)."""
 
     def bind(self, game: Game) -> None:
         """Play ``game`` (called by ``play`` before the first move)."""
         self.game = game
+        self._hinter = None
 
     def __repr__(self) -> str:
         return f"<ISMCTSBot iterations={self.iterations} rollout={self.rollout}>"
@@ -247,18 +251,31 @@ class ISMCTSBot(Bot):
             )
         me = observation.player
         offered = {str(a): a for a in legal_actions}
+        hint = ""
+        if self.rollout == "greedy":
+            hinted = self._hint(game, observation, legal_actions, rng)
+            hint = str(hinted)
+            # A legal move the list leaves out (Rancho's many-animal deal that completes
+            # the herd) is a move the search may make too.
+            offered.setdefault(hint, hinted)
         seen = json.dumps(observation.to_json(), sort_keys=True, default=str)
         if len(self._tried) > MEMORY:
             self._tried.clear()
         tried = self._tried.setdefault(seen, set())
         fresh = {text: a for text, a in offered.items() if text not in tried}
-        if fresh:  # back in a position it left: something else this time (no endless loop)
+        if tried and hint in fresh:
+            # Back in a position it left (a trade and its reverse): greedy's move, which
+            # never undoes a step of its turn, so the walk ends instead of touring every trade.
+            tried.add(hint)
+            self.searched = 0
+            return fresh[hint]
+        if fresh:  # otherwise something it has not chosen here (no endless loop)
             offered = fresh
         if len(offered) == 1:
             (text,) = offered
             tried.add(text)
+            self.searched = 0
             return offered[text]
-        hint = self._hint(game, observation, legal_actions, rng) if self.rollout == "greedy" else ""
         search = _Search(
             me, offered, hint, rng.getrandbits(62), game.compiled_playout(self.rollout)
         )
@@ -289,9 +306,13 @@ class ISMCTSBot(Bot):
 
     def _hint(
         self, game: Game, observation: Any, legal: Sequence[Hashable], rng: random.Random
-    ) -> str:
-        """The rollout bot's choice here (a fresh bot, as in the search)."""
-        return str(self._rollout_bot(game)().act(observation, legal, rng))
+    ) -> Hashable:
+        """The rollout bot's choice here: one bot for the whole game, shown every decision,
+        so it keeps what a greedy player remembers (Rancho's never undoes a step of its
+        turn; a fresh one would, and the search followed it back and forth)."""
+        if self._hinter is None:
+            self._hinter = self._rollout_bot(game)()
+        return self._hinter.act(observation, legal, rng)
 
     # ------------------------------------------------------------ the search
     def _iterate(self, game: Game, observation: Any, search: _Search, rng: random.Random) -> None:
