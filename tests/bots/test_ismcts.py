@@ -229,3 +229,20 @@ def test_a_budget_per_two_players_shrinks_with_the_table() -> None:
         bot = ISMCTSBot(game, iterations=40, per_two_players=True, time_cap=None)
         bot.act(state.observe(0), state.legal_actions(0), random.Random(1))
         assert bot.searched == searched
+
+
+def test_it_makes_the_winning_deal_the_legal_list_leaves_out() -> None:
+    """Rancho lists one-animal trades; the many-animal deal that completes the herd is legal
+    but not listed. Greedy makes it, and so must the search (it used to trade back and
+    forth instead, unable to play the move it meant to keep)."""
+    game = load("rancho", 2)
+    pastures = [f"4.{n}" for n in range(1, 13)]
+    setup = {"players": [{"animals": {"rabbit": 19, "sheep": 6}, "pastures": pastures}]}
+    setup["players"].append({"animals": {"rabbit": 1}})  # type: ignore[union-attr]
+    state = game.setup(setup)
+    legal = state.legal_actions(0)
+    bot = ISMCTSBot(game, iterations=30, depth=1, opponents="rollout", time_cap=None)
+    action = bot.act(state.observe(0), legal, random.Random(1))
+    assert action not in legal and str(action) == "trade 6 rabbit + 5 sheep > cow + horse"
+    state.apply(action, 0)
+    assert state.outcome() is not None and state.outcome().winners == (0,)  # type: ignore[union-attr]
