@@ -217,11 +217,11 @@ class ISMCTSBot(Bot):
         self.bias = bias
         self.opponents = opponents
         self.depth = depth
+        """Moves the tree holds at most below the root (1: each root move is followed by
+        a rollout at once, flat Monte Carlo, all of the budget on the choice at hand)."""
         self.per_two_players = per_two_players
         """``iterations`` is the budget at two players; at ``P`` players a rollout is about
         ``P / 2`` times longer, so the search runs ``iterations * 2 / P`` (same time a decision)."""
-        """Moves the tree holds at most below the root (1: each root move is followed by
-        a rollout at once, flat Monte Carlo, all of the budget on the choice at hand)."""
         self.searched = 0
         """Iterations run by the last decision (for benchmarks)."""
         self._hinter: Bot | None = None
