@@ -157,10 +157,11 @@ def _clearly_better(results: dict[str, list[float]], best: str, hint: str) -> bo
 
 class _Search:
     """One decision's search: the root, the moves offered, the greedy move, the streams'
-    base number, each root move's results in stream order (for paired comparisons), and
-    the game's compiled playout if it has one."""
+    base number, each root move's results in stream order (for paired comparisons), the
+    rollout bot's maker and the game's compiled playout if it has one (both looked up once
+    a decision, not once an iteration)."""
 
-    __slots__ = ("base", "choices", "hint", "me", "offered", "playout", "results", "root")
+    __slots__ = ("base", "choices", "hint", "make", "me", "offered", "playout", "results", "root")
 
     def __init__(
         self,
@@ -168,9 +169,11 @@ class _Search:
         offered: dict[str, Hashable],
         hint: str,
         base: int,
+        make: Callable[[], Bot],
         playout: Playout | None,
     ) -> None:
         self.me, self.offered, self.base, self.playout = me, offered, base, playout
+        self.make = make
         self.hint = hint if hint in offered else ""
         self.choices: dict[str, list[Hashable]] = {k: [a] for k, a in offered.items()}
         self.root = _Node()
@@ -277,7 +280,12 @@ class ISMCTSBot(Bot):
             self.searched = 0
             return offered[text]
         search = _Search(
-            me, offered, hint, rng.getrandbits(62), game.compiled_playout(self.rollout)
+            me,
+            offered,
+            hint,
+            rng.getrandbits(62),
+            self._rollout_bot(game),
+            game.compiled_playout(self.rollout),
         )
         started = time.perf_counter()
         done = 0
@@ -328,7 +336,7 @@ class ISMCTSBot(Bot):
         stream = ChanceStream(search.base + len(paired))
         state = game.sample_state(observation, stream)
         perfect = game.information == "perfect"
-        make = self._rollout_bot(game)
+        make = search.make
         bots = [make() for _ in range(game.players)]
         node = root
         path: list[tuple[_Node, int, str]] = []
@@ -359,7 +367,7 @@ class ISMCTSBot(Bot):
                 state.apply(action, player)
                 path.append((node, player, key))
             node = node.child(tuple(key for _, _, key in picks))
-        values = self._playout(state, len(path), stream, rng, search.playout)
+        values = self._playout(state, len(path), stream, rng, search)
         for visited, player, key in path:
             stats = visited.stats.get((player, key))
             if stats is not None:  # None: an opponent who played as the rollout bot
@@ -417,7 +425,7 @@ class ISMCTSBot(Bot):
         steps: int,
         stream: ChanceStream,
         rng: random.Random,
-        compiled: Playout | None,
+        search: _Search,
     ) -> list[float]:
         """Play on with fresh rollout bots, chance from ``stream``; each player's value in
         [0, 1] (``steps``: those already played since the root).
@@ -426,12 +434,11 @@ class ISMCTSBot(Bot):
         and a rollout cut short is scored by ``state.evaluate()`` squeezed into
         [0.1, 0.9], so a guess never ties a result.
         """
-        if compiled is not None:
-            values, played, ended = compiled(state, stream, self.rollout_depth)
+        if search.playout is not None:
+            values, played, ended = search.playout(state, stream, self.rollout_depth)
             estimate: list[float] | None = values
         else:
-            make = self._rollout_bot(state.game)
-            estimate, played, ended = playout(state, make, stream, self.rollout_depth, rng)
+            estimate, played, ended = playout(state, search.make, stream, self.rollout_depth, rng)
         if ended:
             fade = DISCOUNT ** (steps + played)
             return [0.5 + 0.5 * r * fade for r in estimate or ()]
