@@ -14,6 +14,9 @@ Three tables hold everything:
   (chance included), keyed by (table, step). That key is what makes two moves
   at once safe: both try to write the same step, the database keeps one.
 
+A finished table's "play again" table is ``tables.next_table`` (migration 0003), and
+the rematch names its origin in ``rematch_of``.
+
 SQLite is the default (a file, WAL mode, a busy timeout); PostgreSQL is reached
 with ``postgresql+psycopg://``. ``migrate`` brings any database to the newest
 schema with Alembic; ``serve`` runs it on start.
@@ -76,6 +79,8 @@ tables = Table(
     Column("clock_bot", String(64), nullable=False),
     Column("created", Double, nullable=False),
     Column("updated", Double, nullable=False),
+    Column("next_table", String(32), nullable=True),
+    Column("rematch_of", String(32), nullable=True),
     Index("ix_tables_status_updated", "status", "updated"),
 )
 
