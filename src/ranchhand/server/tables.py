@@ -383,7 +383,7 @@ class TableService:
             db.execute(
                 update(store.tables).where(store.tables.c.id == table_id).values(updated=now)
             )
-        self._forget(table_id)
+        self.forget(table_id)
         log.info("table %s: seat %d is now played by %s", table_id, seat, kind)
         return Moved(self.current(table_id), seat, live.step)
 
@@ -426,7 +426,7 @@ class TableService:
             db.execute(
                 update(store.tables).where(store.tables.c.id == table_id).values(updated=now)
             )
-        self._forget(table_id)
+        self.forget(table_id)
         log.info("table %s: open seat %d claimed", table_id, seat)
         return Claimed(seat, token, self.current(table_id))
 
@@ -582,7 +582,9 @@ class TableService:
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
 
-    def _forget(self, table_id: str) -> None:
+    def forget(self, table_id: str) -> None:
+        """Drop a table from this process's cache, after a change made beside the service
+        (a seat's row written directly): the next read rebuilds it from the database."""
         with self._lock:
             self._cache.pop(table_id, None)
 
