@@ -102,7 +102,7 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
     app.include_router(api.router(service, chosen.publish, settings.bot_delay, settings.public_url))
     app.include_router(ws.router(hub, chosen.publish))
 
-    web.install(app, service, chosen.publish)
+    web.install(app, service, chosen.publish, settings.public_url)
     larger = {"/api/replays": web.MAX_RECORD_UPLOAD}
     app.add_middleware(BodyLimit, limit=MAX_BODY, larger=larger)  # type: ignore[arg-type]
     return app

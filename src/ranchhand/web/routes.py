@@ -6,7 +6,7 @@ assets under ``/static``. APIs: ``GET /api/games`` (games, options, bots and
 notation for the lobby and help panel), ``GET /api/tables/{id}/catalog`` (a
 game's public static data for its drawing module), ``POST /api/replays`` (a
 record's view at a step, as any seat saw it) and ``/api/tables/{id}/again``
-(play again with the same seats). Routes stay thin: the replays are
+(play again with the same seats: :mod:`ranchhand.server.rematch`). Routes stay thin: the replays are
 :mod:`ranchhand.web.replays`, the games' rules are the engine's.
 """
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import html
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
@@ -27,8 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ranchhand.core.errors import OptionError
 from ranchhand.core.registry import GAME_MODULES, canonical_name, game_class, game_module
+from ranchhand.server import rematch
 from ranchhand.server.api import AuthHeader, TokenQuery, bearer, parse
-from ranchhand.server.errors import BadRequest, Conflict, NeedsToken, NoSuchTable
+from ranchhand.server.errors import BadRequest, NoSuchTable
 from ranchhand.server.tables import TableService
 from ranchhand.web.catalog import catalog_for
 from ranchhand.web.replays import MAX_RECORD_UPLOAD, ReplayCache
@@ -36,8 +36,6 @@ from ranchhand.web.replays import MAX_RECORD_UPLOAD, ReplayCache
 STATIC = Path(__file__).parent / "static"
 Publish = Callable[[str, int], Awaitable[None]]
 NO_REFERRER = {"Referrer-Policy": "no-referrer"}
-AGAIN_KEPT = 1000
-"""Finished tables whose "play again" table is remembered (in this process)."""
 
 
 class ReplayRequest(BaseModel):
@@ -51,16 +49,18 @@ class ReplayRequest(BaseModel):
     """Add the game's catalog (``catalog``) to the reply."""
 
 
-def install(app: FastAPI, service: TableService, publish: Publish) -> None:
-    """Add the pages, the web APIs and ``/static`` to ``app``."""
-    app.include_router(router(service, publish))
+def install(
+    app: FastAPI, service: TableService, publish: Publish, public_url: str | None = None
+) -> None:
+    """Add the pages, the web APIs and ``/static`` to ``app`` (``public_url``: the address
+    people use, for the links a rematch hands out)."""
+    app.include_router(router(service, publish, public_url))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
 
-def router(service: TableService, publish: Publish) -> APIRouter:
+def router(service: TableService, publish: Publish, public_url: str | None = None) -> APIRouter:
     routes = APIRouter()
     replays = ReplayCache()
-    again: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     def page(name: str) -> FileResponse:
         return FileResponse(STATIC / name, media_type="text/html", headers=NO_REFERRER)
@@ -117,63 +117,49 @@ def router(service: TableService, publish: Publish) -> APIRouter:
     async def play_again(
         table_id: str, request: Request, authorization: AuthHeader = None, token: TokenQuery = None
     ) -> dict[str, Any]:
-        """A new table with the same game, options, seats and names, made once for all the
-        finished table's players; its links go to whoever asks with a seat's token."""
-        live, seat = await asyncio.to_thread(
-            service.view_seat, table_id, bearer(authorization, token)
+        """Start another game with the same game, options, seats and names (once per finished
+        table), and get YOUR seat at it: each person's seat waits for its owner, who gets it
+        with their own token here or from ``GET``; nobody is handed another's token."""
+        made = await asyncio.to_thread(
+            rematch.start, service, table_id, bearer(authorization, token)
         )
-        if seat is None:
-            raise NeedsToken("a seat's token is needed to start another game")
-        if not live.finished:
-            raise Conflict("the game is not over yet")
-        if table_id not in again:
-            meta = live.meta
-            created = await asyncio.to_thread(
-                service.create,
-                meta.game,
-                meta.players,
-                dict(meta.options),
-                list(meta.created_seats),
-                list(meta.names),
-                bot_delay=meta.bot_delay,
-                clock=meta.clock,
-                clock_bot=meta.clock_bot,
-            )
-            await publish(created.id, created.step)
-            base = f"{str(request.base_url).rstrip('/')}/tables/{created.id}"
-            again[table_id] = {
-                "id": created.id,
-                "seats": [
-                    {
-                        "seat": s,
-                        "kind": kind,
-                        "name": meta.names[s],
-                        "token": created.tokens.get(s),
-                        "url": f"{base}#token={created.tokens[s]}" if s in created.tokens else None,
-                    }
-                    for s, kind in enumerate(created.meta.kinds)
-                ],
-                "spectate": base,
-            }
-            while len(again) > AGAIN_KEPT:
-                again.popitem(last=False)
-        return again[table_id]
+        if made.created:
+            await publish(made.id, 0)
+        return _again_reply(request, made)
 
     @routes.get("/api/tables/{table_id}/again")
     async def next_table(
-        table_id: str, authorization: AuthHeader = None, token: TokenQuery = None
+        table_id: str, request: Request, authorization: AuthHeader = None, token: TokenQuery = None
     ) -> dict[str, Any]:
-        """Once someone started another game: this seat's link to it (404 until then)."""
-        _, seat = await asyncio.to_thread(service.view_seat, table_id, bearer(authorization, token))
-        made = again.get(table_id)
-        if made is None:
-            raise NoSuchTable("nobody has started another game from this table yet")
-        mine = made["seats"][seat] if seat is not None else None
+        """Once someone started another game: your seat's link to it (with your old seat's
+        token; without one, the table to watch). 404 until then."""
+        made = await asyncio.to_thread(
+            rematch.find, service, table_id, bearer(authorization, token)
+        )
+        return _again_reply(request, made)
+
+    def _again_reply(request: Request, made: rematch.Rematch) -> dict[str, Any]:
+        """The rematch as the caller may know it: every seat's public facts, and a token
+        and link for the caller's own seat only."""
+        base = f"{(public_url or str(request.base_url)).rstrip('/')}/tables/{made.id}"
+        meta = made.meta
+        url = f"{base}#token={made.token}" if made.token is not None else None
         return {
-            "id": made["id"],
-            "url": mine["url"] if mine else None,
-            "token": mine["token"] if mine else None,
-            "spectate": made["spectate"],
+            "id": made.id,
+            "seat": made.seat,
+            "token": made.token,
+            "url": url,
+            "spectate": base,
+            "seats": [
+                {
+                    "seat": s,
+                    "kind": kind,
+                    "name": meta.names[s],
+                    "open": meta.is_open(s),
+                    "yours": s == made.seat and made.token is not None,
+                }
+                for s, kind in enumerate(meta.kinds)
+            ],
         }
 
     return routes

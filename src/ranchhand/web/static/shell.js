@@ -439,24 +439,30 @@ function pollAgain(view, box, token, replay) {
   againTimer = setInterval(check, 3000);
 }
 
+/** Hot seat: every seat this device holds asks for its own new seat with its own token. */
 async function postAgainHotSeat() {
-  const token = connections[shown].token;
-  const made = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/again`, {}, { Authorization: `Bearer ${token}` });
-  goAgain(made, $("end"), null);
+  const mine = [];
+  for (const connection of connections) {
+    if (!connection.token) continue;
+    mine.push(await postJSON(`/api/tables/${encodeURIComponent(tableId)}/again`, {}, { Authorization: `Bearer ${connection.token}` }));
+  }
+  const tokens = mine.filter((m) => m.token).map((m) => m.token);
+  location.assign(`/tables/${mine[0].id}#tokens=${tokens.join(",")}`);
+  location.reload();
 }
 
+/** The new table's reply holds a link for this seat only: the others get theirs on their own screens. */
 function goAgain(made, box, replay) {
-  const mine = connections.map((c) => made.seats[c.view.you]).filter(Boolean);
   if (hotSeat) {
-    location.assign(`/tables/${made.id}#tokens=${mine.map((s) => s.token).join(",")}`);
-    location.reload();
+    postAgainHotSeat();
     return;
   }
-  const others = made.seats.filter((s) => s.url && !mine.includes(s));
+  const others = made.seats.filter((s) => s.kind === "human" && !s.yours);
   box.replaceChildren(
-    el("p", {}, "A new table is ready. ", el("a", { href: mine[0].url, class: "primary-link" }, "Take your seat")),
-    others.length ? el("p", {}, "The others see a link to their seat on this screen; to send them one yourself:") : null,
-    others.length ? el("ul", { class: "links" }, ...others.map((s) => el("li", {}, `P${s.seat} ${s.name}: `, el("code", {}, s.url), " ", copyButton(s.url)))) : null,
+    made.url
+      ? el("p", {}, "A new table is ready. ", el("a", { href: made.url, class: "primary-link" }, "Take your seat"))
+      : el("p", {}, "A new table is ready. ", el("a", { href: made.spectate, class: "primary-link" }, "Watch it")),
+    others.length ? el("p", {}, "Each other person finds a link to their own seat on their screen.") : null,
     replay,
   );
 }
