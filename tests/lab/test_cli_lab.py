@@ -35,7 +35,7 @@ def test_sweep_runs_and_report(tmp_path: Path) -> None:
     made = runner.invoke(app, ["report", "1", "--store", store, "--out", str(out)])
     assert made.exit_code == 0, made.output
     page = out.read_text()
-    assert page.count("<svg") == 5 and "dice=farmer" in page and "decisiveness" in page
+    assert page.count("<svg") == 5 and "dice=farmer" in page and "Decisiveness" in page
     assert "ranchhand sweep rancho --vary dice=twin,farmer --seats greedy,greedy" in page
     assert "http" not in page.replace("http://www.w3.org", "")  # nothing fetched online
     with Store(store) as kept:

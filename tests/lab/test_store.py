@@ -11,6 +11,7 @@ from ranchhand.core.registry import GAME_MODULES, game_class
 from ranchhand.lab.backends import Backend
 from ranchhand.lab.cells import Gaps, run_cell
 from ranchhand.lab.flow import Flow
+from ranchhand.lab.ludii import MoveFacts
 from ranchhand.lab.store import Store
 from ranchhand.lab.trace import LabGame, play_traced
 from ranchhand.sim.simulate import Simulation, simulate
@@ -22,7 +23,9 @@ FIGURES = ("wins", "ties", "truncated", "turns", "mean_scores", "summary")
 
 def test_a_game_round_trips_through_the_store(tmp_path: Path) -> None:
     played = LabGame(3, (1,), False, 12, (1.0, 2.0), {"eaten": [1, 2]}, 2**64 - 1, 9, 40,
-                     Flow(13, 2, True, 4.0, 20.0, 7))  # fmt: skip
+                     Flow(13, 2, True, 4.0, 20.0, 7),
+                     MoveFacts(9, 7, 3, 0.5, 0.25, 0.1, 4, 6.5),
+                     ({"deal for sheep": 2}, {}))  # fmt: skip
     with Store(tmp_path / "lab.sqlite") as store:
         cell = store.cell("rancho", "1+lab1", ("a", "b"), {"dice": "twin"}, 5)
         assert store.cell("rancho", "1+lab1", ("a", "b"), {"dice": "twin"}, 5) == cell
@@ -42,6 +45,8 @@ def test_traced_games_are_the_games_simulate_plays(tmp_path: Path) -> None:
     traced = play_traced(SIM, 0)
     assert abs(traced.flow.points - (traced.turns + 1)) <= 1  # the start, each turn, the end
     assert traced.decisions > 0 and traced.choices >= traced.decisions
+    assert traced.moves.moves == traced.decisions and traced.moves.lead_change is not None
+    assert sum(sum(counts.values()) for counts in traced.actions) > 0
 
 
 def test_a_stopped_run_keeps_its_games_and_a_rerun_plays_only_the_rest(tmp_path: Path) -> None:
@@ -86,3 +91,26 @@ def test_every_registered_game_is_traced(name: str) -> None:
     standing = sim.load().new_initial_state().standing()
     if standing is not None:
         assert len(standing) == cls.min_players and traced.flow.points >= 2
+
+
+def test_an_older_store_gains_the_new_columns(tmp_path: Path) -> None:
+    """A store made before Ludii's metrics opens: its games table gains the columns (its
+    old games keep NULL there and belong to cells of the old lab version)."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "CREATE TABLE games (cell INTEGER NOT NULL, idx INTEGER NOT NULL, seed TEXT NOT "
+            "NULL, winners TEXT NOT NULL, winner INTEGER, truncated INTEGER NOT NULL, turns "
+            "INTEGER NOT NULL, decisions INTEGER NOT NULL, choices INTEGER NOT NULL, points "
+            "INTEGER NOT NULL, lead_changes INTEGER NOT NULL, winner_last INTEGER, "
+            "winner_deficit REAL, winner_final REAL, lead_from INTEGER, scores TEXT, details "
+            "TEXT NOT NULL, PRIMARY KEY (cell, idx))"
+        )
+        db.execute("INSERT INTO games VALUES (1, 0, '5', '[0]', 0, 0, 9, 4, 8, 10, 1, 0, "
+                   "1.0, 3.0, 2, NULL, '{}')")  # fmt: skip
+    with Store(path) as store:
+        cell = store.cell("rancho", "1+lab1", ("a", "b"), {}, 5)
+        (old,) = store.games(cell, 10)
+    assert old.turns == 9 and old.moves.lead_change is None and old.actions == ()

@@ -31,7 +31,7 @@ BATCH = 200
 FLUSH_SECONDS = 1.0
 """The longest a finished game waits to be written (so a killed run loses little)."""
 
-TRACE_VERSION = 1
+TRACE_VERSION = 2
 """Bumped when what a stored game holds changes meaning, so old rows are not reused."""
 
 

@@ -1,29 +1,34 @@
-"""The lab's metrics of one cell, from its games: balance, length, flow, branching.
+"""The lab's metrics of one cell, from its stored games: Ludii's, and the lab's own.
 
-Every figure has a 95% interval (``Estimate``); the formulas are in docs/lab.md, and
-each function here is the one definition the report uses. Games cut off by
-``max_turns`` (truncated) count only toward completion; flow figures about the winner
-need a game won by one player.
+**Ludii's metrics** carry Ludii's names and follow its definitions (docs/lab.md cites
+each): Balance, Completion, Drawishness, Timeouts, Duration (turns, moves), Branching
+factor, Decision moves, Lead change, Drama (average, max), Decisiveness, Stability and
+Uncertainty. Like Ludii, each is computed over every game of the cell (timeouts
+included) and the per-game ones are means over games of a per-game value
+(:func:`per_game`). **The lab's own measures** say what Ludii's do not (seat win rates
+against a fair share, turns of completed games, lead changes per game by standing, the
+winner's comebacks) under names of their own.
+
+Every figure has a 95% interval (:class:`Estimate`): Wilson for shares, Student t for
+means of per-game values, and for Balance the range that simultaneous (Bonferroni)
+Wilson intervals of the seat win rates allow, which holds 1 whenever the seats cannot be
+told apart. Each function here is the one definition the report, the export, the tests
+of significance and the tuner use.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import numpy as np
-
 from ranchhand.core.game import Summary
-from ranchhand.lab.estimate import Estimate, mean, proportion
+from ranchhand.lab.estimate import Estimate, mean, median, proportion
 from ranchhand.lab.trace import LabGame
+from ranchhand.sim.stats import wilson_interval
 
 MARGIN = 0.25
-"""Drama: the winner was behind by at least this share of their own final standing."""
-
-BOOTSTRAP = 200
-"""Resamples behind the balance interval."""
+"""Winner behind: the winner trailed by at least this share of their own final standing."""
 
 
 @dataclass(frozen=True)
@@ -53,49 +58,82 @@ def seats(games: Sequence[LabGame], players: int) -> Seats:
     return Seats(tuple(wins), len(done), rates, fair)
 
 
-def balance_of(wins: Sequence[float]) -> float | None:
-    """1 when every seat wins as often, 0 when one seat wins every game.
+# ---------------------------------------------------------------- Ludii: outcomes
+def balance_of(wins: Sequence[int], games: int) -> float | None:
+    """Ludii's Balance: ``1 - (largest - smallest seat win rate)``, each rate the seat's
+    wins over every game played (a shared win counts for each winner).
 
-    ``1 - P / (2 (P - 1)) * sum |q_s - 1/P|`` with ``q_s`` seat s's share of all wins.
-
-    >>> balance_of([10, 10, 10]), balance_of([30, 0, 0]), balance_of([20, 10])
+    >>> balance_of([10, 10, 10], 30), balance_of([30, 0, 0], 30), balance_of([20, 10], 30)
     (1.0, 0.0, 0.6666666666666667)
     """
-    players, total = len(wins), sum(wins)
-    if players < 2 or not total:
+    if len(wins) < 2 or not games:
         return None
-    spread = sum(abs(w / total - 1 / players) for w in wins)
-    return 1 - players / (2 * (players - 1)) * spread
+    return 1 - (max(wins) - min(wins)) / games
 
 
-def balance(games: Sequence[LabGame], players: int, seed: int = 0) -> Estimate | None:
-    """:func:`balance_of` the seat wins, with a 95% interval from a seeded bootstrap of games.
+def _z(confidence: float) -> float:
+    from scipy.stats import norm  # type: ignore[import-untyped]
 
-    Balance depends on the games only through how many were won by each set of winners,
-    so a resample of the games is drawn as a multinomial over those sets: the same
-    distribution as redrawing every game, at a cost that does not grow with the games.
-    """
-    patterns = Counter(g.winners for g in games if not g.truncated and g.winners)
-    value = balance_of(_wins(patterns.elements(), players))
+    return float(norm.ppf(1 - (1 - confidence) / 2))
+
+
+def balance(games: Sequence[LabGame], players: int) -> Estimate | None:
+    """:func:`balance_of` with a 95% interval: every seat's win rate within its Wilson
+    interval at ``1 - 5%/P`` (so all P hold together at least 95% of the time, whatever
+    their dependence), the balance runs from the worst spread those rates allow to the
+    best. Seats that cannot be told apart give an interval reaching 1."""
+    n = len(games)
+    wins = [0] * players
+    for g in games:
+        if not g.truncated:
+            for w in g.winners:
+                wins[w] += 1
+    value = balance_of(wins, n)
     if value is None:
         return None
-    kinds = list(patterns)
-    n = sum(patterns.values())
-    shares = np.array([patterns[k] for k in kinds], dtype=float) / n
-    seats_won = np.array([[int(s in k) for s in range(players)] for k in kinds], dtype=float)
-    draws = np.random.default_rng(seed).multinomial(n, shares, size=BOOTSTRAP) @ seats_won
-    samples = sorted(b for row in draws if (b := balance_of(list(row))) is not None)
-    low = samples[int(0.025 * len(samples))]
-    high = samples[int(0.975 * len(samples)) - 1]
-    return Estimate(value, min(low, value), max(high, value), n)
+    z = _z(1 - 0.05 / players)
+    bounds = [wilson_interval(w, n, z) for w in wins]
+    lows = [0.0 if w == 0 else lo for w, (lo, _) in zip(wins, bounds, strict=True)]
+    highs = [1.0 if w == n else hi for w, (_, hi) in zip(wins, bounds, strict=True)]
+    widest = max(highs) - min(lows)
+    narrowest = max(0.0, max(lows) - min(highs))
+    return Estimate(value, max(0.0, 1 - widest), 1 - narrowest, n)
 
 
-def _wins(winners: Iterable[tuple[int, ...]], players: int) -> list[int]:
-    wins = [0] * players
-    for won in winners:
-        for w in won:
-            wins[w] += 1
-    return wins
+def is_draw(g: LabGame, players: int) -> bool:
+    """A game that ended (not cut off) with no winner, or with every player winning."""
+    return players > 1 and not g.truncated and (not g.winners or len(g.winners) == players)
+
+
+def has_winner(g: LabGame, players: int) -> bool:
+    """Ludii's Completion counts it: ended with a winner (not a draw, not a timeout)."""
+    return not g.truncated and bool(g.winners) and not is_draw(g, players)
+
+
+# ------------------------------------------------------------ per-game values
+PerGame = Callable[[LabGame], float | None]
+
+PER_GAME: dict[str, PerGame] = {
+    "Duration (turns)": lambda g: float(g.turns),
+    "Duration (moves)": lambda g: float(g.decisions),
+    "Branching factor": lambda g: g.choices / g.decisions if g.decisions else None,
+    "Decision moves": lambda g: g.moves.decision_share,
+    "Lead change": lambda g: g.moves.lead_change,
+    "Drama (average)": lambda g: g.moves.drama,
+    "Drama (max)": lambda g: g.moves.drama_max,
+    "Decisiveness": lambda g: g.moves.decisiveness,
+    "Stability": lambda g: g.moves.stability,
+    "Uncertainty": lambda g: g.moves.uncertainty,
+}
+"""Ludii's per-game metrics: the cell's figure is the mean over every game of these."""
+
+SHARES = ("Completion", "Drawishness", "Timeouts")
+LUDII = ("Balance", *SHARES, *PER_GAME)
+"""Ludii's metrics in the order the report shows them."""
+
+EVALUATED = ("Lead change", "Drama (average)", "Drama (max)", "Decisiveness", "Stability",
+             "Uncertainty")  # fmt: skip
+"""Those read from the game's evaluation: meaningless alone (shown only with opponents)."""
 
 
 def drama_margin(g: LabGame, margin: float = MARGIN) -> bool | None:
@@ -107,18 +145,46 @@ def drama_margin(g: LabGame, margin: float = MARGIN) -> bool | None:
     return f.winner_deficit >= margin * max(abs(f.winner_final), 1.0)
 
 
-def branching(g: LabGame) -> float | None:
-    """The mean number of legal actions at this game's decisions."""
-    return g.choices / g.decisions if g.decisions else None
+OWN_PER_GAME: dict[str, PerGame] = {
+    "turns (completed games)": lambda g: None if g.truncated else float(g.turns),
+    "lead changes per game": lambda g: (
+        float(g.flow.lead_changes) if not g.truncated and g.flow.points >= 2 else None
+    ),
+    "winner ever last": lambda g: None if g.flow.winner_last is None else float(g.flow.winner_last),
+    f"winner behind ≥ {MARGIN:.0%}": lambda g: None if (d := drama_margin(g)) is None else float(d),
+    "lead held for good": lambda g: g.flow.decisiveness,
+}
+"""The lab's own per-game measures (docs/lab.md): games without the fact are left out."""
+
+OWN_SHARES = ("winner ever last", f"winner behind ≥ {MARGIN:.0%}")
+FLOW = ("lead changes per game", "winner ever last", f"winner behind ≥ {MARGIN:.0%}",
+        "lead held for good")  # fmt: skip
 
 
-def _share(flags: Iterable[bool | None]) -> Estimate | None:
-    known = [f for f in flags if f is not None]
-    return proportion(sum(known), len(known))
+def seat_won(seat: int) -> PerGame:
+    """1 if ``seat`` won this game (a shared win counts), 0 if not, None if cut off."""
+    return lambda g: None if g.truncated else float(seat in g.winners)
 
 
-def _present(values: Iterable[float | None]) -> list[float]:
-    return [v for v in values if v is not None]
+def per_game(name: str, players: int) -> PerGame:
+    """The per-game value behind a metric (Ludii's, the lab's own, or ``seat N wins``)."""
+    if name in PER_GAME:
+        return PER_GAME[name]
+    if name in OWN_PER_GAME:
+        return OWN_PER_GAME[name]
+    if name.startswith("seat ") and name.endswith(" wins"):
+        return seat_won(int(name.split()[1]))
+    if name == "Completion":
+        return lambda g: float(has_winner(g, players))
+    if name == "Timeouts":
+        return lambda g: float(g.truncated)
+    if name == "Drawishness":
+        return lambda g: float(is_draw(g, players))
+    raise KeyError(name)
+
+
+def _values(games: Iterable[LabGame], pick: PerGame) -> list[float]:
+    return [v for g in games if (v := pick(g)) is not None]
 
 
 @dataclass
@@ -127,21 +193,20 @@ class CellMetrics:
 
     games: int
     players: int
-    completion: Estimate | None
     seats: Seats
-    balance: Estimate | None
-    turns: Estimate | None
-    decisions: Estimate | None
-    branching: Estimate | None
-    lead_changes: Estimate | None
-    drama_last: Estimate | None
-    drama_margin: Estimate | None
-    decisiveness: Estimate | None
+    ludii: dict[str, Estimate | None]
+    own: dict[str, Estimate | None]
     summary: dict[str, Any]
+    turns_median: Estimate | None = None
     lengths: list[int] = field(default_factory=list)
-    decision_counts: list[int] = field(default_factory=list)
-    changes: list[int] = field(default_factory=list)
-    deficits: list[float] = field(default_factory=list)
+    changes: list[float] = field(default_factory=list)
+    dramas: list[float] = field(default_factory=list)
+    played: list[LabGame] = field(default_factory=list, repr=False)
+    """The games without their details, for paired comparisons by game index."""
+
+    @property
+    def solitaire(self) -> bool:
+        return self.players == 1
 
     def to_json(self) -> dict[str, Any]:
         def e(x: Estimate | None) -> Any:
@@ -149,20 +214,40 @@ class CellMetrics:
 
         return {
             "games": self.games,
-            "completion": e(self.completion),
+            "players": self.players,
+            "ludii": {k: e(v) for k, v in self.ludii.items()},
+            "own": {k: e(v) for k, v in self.own.items()},
             "seat_win_rates": [e(r) for r in self.seats.rates],
             "fair_share": self.seats.fair,
             "seat_advantage": self.seats.advantage,
-            "balance": e(self.balance),
-            "turns": e(self.turns),
-            "decisions": e(self.decisions),
-            "branching": e(self.branching),
-            "lead_changes": e(self.lead_changes),
-            "drama_last": e(self.drama_last),
-            "drama_margin": e(self.drama_margin),
-            "decisiveness": e(self.decisiveness),
+            "turns_median": e(self.turns_median),
             "summary": self.summary,
         }
+
+
+def ludii_metrics(games: Sequence[LabGame], players: int) -> dict[str, Estimate | None]:
+    """Ludii's metrics of these games (in :data:`LUDII` order)."""
+    n = len(games)
+    found: dict[str, Estimate | None] = {"Balance": balance(games, players)}
+    found["Completion"] = proportion(sum(has_winner(g, players) for g in games), n)
+    found["Drawishness"] = (
+        proportion(sum(is_draw(g, players) for g in games), n) if players > 1 else None
+    )
+    found["Timeouts"] = proportion(sum(g.truncated for g in games), n)
+    for name, pick in PER_GAME.items():
+        found[name] = mean(_values(games, pick))
+    return found
+
+
+def own_metrics(games: Sequence[LabGame]) -> dict[str, Estimate | None]:
+    """The lab's own measures (shares as Wilson proportions, the rest as means)."""
+    found: dict[str, Estimate | None] = {}
+    for name, pick in OWN_PER_GAME.items():
+        values = _values(games, pick)
+        found[name] = (
+            proportion(int(sum(values)), len(values)) if name in OWN_SHARES else mean(values)
+        )
+    return found
 
 
 def measure(games: Iterable[LabGame], players: int, summary: Summary) -> CellMetrics:
@@ -177,28 +262,16 @@ def measure(games: Iterable[LabGame], players: int, summary: Summary) -> CellMet
             summary.add(g.details)
         played.append(replace(g, details={}))
     done = [g for g in played if not g.truncated]
-    flowing = [g for g in done if g.flow.points >= 2]
-    won = [g for g in flowing if g.flow.winner_last is not None]
     return CellMetrics(
         games=len(played),
         players=players,
-        completion=proportion(len(done), len(played)),
         seats=seats(played, players),
-        balance=balance(played, players),
-        turns=mean([g.turns for g in done]),
-        decisions=mean([g.decisions for g in done]),
-        branching=mean(_present(branching(g) for g in done)),
-        lead_changes=mean([g.flow.lead_changes for g in flowing]),
-        drama_last=_share(g.flow.winner_last for g in won),
-        drama_margin=_share(drama_margin(g) for g in won),
-        decisiveness=mean(_present(g.flow.decisiveness for g in won)),
+        ludii=ludii_metrics(played, players),
+        own=own_metrics(played),
         summary=summary.result(),
+        turns_median=median([float(g.turns) for g in done]),
         lengths=[g.turns for g in done],
-        decision_counts=[g.decisions for g in done],
-        changes=[g.flow.lead_changes for g in flowing],
-        deficits=[
-            g.flow.winner_deficit / max(abs(g.flow.winner_final), 1.0)
-            for g in won
-            if g.flow.winner_deficit is not None and g.flow.winner_final is not None
-        ],
+        changes=_values(played, PER_GAME["Lead change"]),
+        dramas=_values(played, PER_GAME["Drama (average)"]),
+        played=played,
     )

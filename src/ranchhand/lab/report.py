@@ -1,10 +1,13 @@
 """The lab report: one self-contained HTML page of stored runs, readable offline.
 
-For each run: the command that reproduces it, a table of headline metrics per cell,
-the figures (option effects, seat win rates, lengths, lead changes, drama; inline SVG),
-and per cell every metric with its 95% interval and the game's own facts
-(``Game.summary``). Everything is read from the store, never from a live run, so a
-report made tomorrow from the same store is the same page.
+For each run: the command that reproduces it, what is significant (seat fairness per
+cell, paired comparisons between cells, in plain sentences), a table of headline metrics
+per cell, the figures (option effects for every seat, seat win rates, lengths, lead
+change, drama; inline SVG), and per cell Ludii's metrics and the lab's own with their
+95% intervals, impact per card and action, and the game's own facts (``Game.summary``).
+A solitaire run shows what solitaire means: completion and the distribution of turns
+with its median, no seats, leads or drama. Everything is read from the store, never from
+a live run, so a report made tomorrow from the same store is the same page.
 """
 
 from __future__ import annotations
@@ -17,9 +20,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ranchhand.core.registry import load
-from ranchhand.lab import plots
+from ranchhand.lab import impact, plots
 from ranchhand.lab.estimate import Estimate
-from ranchhand.lab.metrics import MARGIN, CellMetrics, measure
+from ranchhand.lab.metrics import (
+    EVALUATED,
+    FLOW,
+    LUDII,
+    MARGIN,
+    CellMetrics,
+    measure,
+    per_game,
+)
+from ranchhand.lab.significance import Comparison, Fairness, compare, corrected, fairness, p_text
 from ranchhand.lab.store import Run, RunCell, Store
 
 STYLE = """
@@ -34,18 +46,45 @@ svg { max-width: 100%; height: auto; }
 .dim { color: #777; font-size: 0.85em; }
 """
 
-DEFINITIONS = (
-    ("seat win rate", "share of completed games the seat won (a shared win counts for each "
-     "winner); fair share = mean winners per game / players"),
-    ("balance", "1 − P/(2(P−1)) · Σ|q_s − 1/P|, q_s the seat's share of all wins: 1 even, "
-     "0 one seat always wins"),
-    ("lead changes", "times the sole leader by standing differs from the previous sole leader"),
-    ("winner ever last", "share of won games in which the winner was once strictly last"),
-    ("winner behind", f"share of won games in which the winner once trailed the leader by "
-     f"≥ {MARGIN:.0%} of the winner's final standing"),
-    ("decisiveness", "share of the game after the point from which the winner led for good"),
-    ("branching", "mean legal actions at a decision, averaged over games"),
-)  # fmt: skip
+LUDII_DEFINITIONS = {
+    "Balance": "1 − (largest − smallest seat win rate), rates over every game (Ludii). "
+    "Interval: the spread simultaneous Wilson intervals of the seat rates allow",
+    "Completion": "share of games that ended with a winner (not a draw, not cut off)",
+    "Drawishness": "share of games that ended with no winner or everyone winning",
+    "Timeouts": "share of games cut off by max_turns",
+    "Duration (turns)": "turns per game, every game",
+    "Duration (moves)": "moves (actions chosen by players) per game, every game",
+    "Branching factor": "legal actions at a move, averaged over the game's moves, then games",
+    "Decision moves": "share of a game's moves with more than one legal action",
+    "Lead change": "share of a game's moves before which the set of top-evaluated players "
+    "differs from the one before the previous move",
+    "Drama (average)": "how far the winner's evaluation is below the top evaluation, "
+    "averaged over the game's moves",
+    "Drama (max)": "the largest such gap in the game",
+    "Decisiveness": "share of the game played before the winner's evaluation first rose "
+    "above the best any loser ever reached (low: decided early)",
+    "Stability": "sum over players of the variance of their evaluation over the game",
+    "Uncertainty": "entropy of the evaluations taken as win chances, over log(players), "
+    "averaged over the game's moves (1: anyone's game, 0: settled)",
+}
+"""One line per Ludii metric (docs/lab.md has the formulas and Ludii's sources)."""
+
+OWN_DEFINITIONS = {
+    "seat win rate": "share of completed games the seat won (a shared win counts for each "
+    "winner); fair share = mean winners per game / players",
+    "turns (completed games)": "turns per game that ended by the rules",
+    "lead changes per game": "times the sole leader by standing (the game's own units, "
+    "read after every turn) differs from the previous sole leader",
+    "winner ever last": "share of won games in which the winner was once strictly last",
+    f"winner behind ≥ {MARGIN:.0%}": f"share of won games in which the winner once trailed the "
+    f"leader by ≥ {MARGIN:.0%} of the winner's final standing",
+    "lead held for good": "share of the game after the point from which the winner led by "
+    "standing for good (the opposite direction of Ludii's Decisiveness)",
+}
+"""The lab's own measures, which say what Ludii's do not."""
+
+COMPARED = ("Duration (turns)", "Completion", "Lead change", "Drama (average)", "Decisiveness")
+SOLITAIRE_COMPARED = ("Duration (turns)", "Completion", "turns (completed games)")
 
 
 @dataclass
@@ -69,10 +108,14 @@ def cell_metrics(store: Store, run: Run, shown: RunCell) -> CellMetrics:
     return measure(store.games(cell, run.games), len(cell.seats), game.summary())
 
 
+PERCENT = {"Completion", "Drawishness", "Timeouts", "Decision moves", "winner ever last",
+           f"winner behind ≥ {MARGIN:.0%}"}  # fmt: skip
+
+
 def _estimate(e: Estimate | None, percent: bool = False) -> str:
     if e is None:
         return "–"
-    show = (lambda x: f"{x:.1%}") if percent else (lambda x: f"{x:.2f}")
+    show = (lambda x: f"{x:.1%}") if percent else (lambda x: f"{x:.3g}")
     return f"{show(e.value)} <span class=dim>[{show(e.low)}, {show(e.high)}]</span>"
 
 
@@ -82,65 +125,102 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return f"<table><tr>{cells}</tr>{body}</table>"
 
 
-def _headline(cells: Sequence[Shown]) -> str:
-    head = ["cell", "games", "completed", "turns", "balance", "lead changes", "decisiveness",
-            "winner ever last"]  # fmt: skip
-    rows = [
-        [
-            html.escape(s.label),
-            str(s.metrics.games),
-            _estimate(s.metrics.completion, True),
-            _estimate(s.metrics.turns),
-            _estimate(s.metrics.balance),
-            _estimate(s.metrics.lead_changes),
-            _estimate(s.metrics.decisiveness),
-            _estimate(s.metrics.drama_last, True),
+def _headline(cells: Sequence[Shown], solitaire: bool) -> str:
+    names = (
+        ["Completion", "Timeouts", "Duration (turns)", "Branching factor"]
+        if solitaire
+        else [
+            "Balance",
+            "Completion",
+            "Duration (turns)",
+            "Lead change",
+            "Drama (average)",
+            "Decisiveness",
         ]
-        for s in cells
-    ]
+    )
+    head = ["cell", "games", *names] + (["median turns (completed)"] if solitaire else [])
+    rows = []
+    for s in cells:
+        m = s.metrics
+        row = [html.escape(s.label), str(m.games)]
+        row += [_estimate(m.ludii.get(n), n in PERCENT) for n in names]
+        if solitaire:
+            row.append(_estimate(m.turns_median))
+        rows.append(row)
     return _table(head, rows)
 
 
-def _cell_section(s: Shown) -> str:
+def shown_ludii(m: CellMetrics) -> list[str]:
+    """Ludii's metrics worth showing for this cell: alone at the table, nothing depends on
+    opponents (no balance, draws, or evaluation of who leads)."""
+    if m.solitaire:
+        return [n for n in LUDII if n not in EVALUATED and n not in ("Balance", "Drawishness")]
+    return list(LUDII)
+
+
+def shown_own(m: CellMetrics) -> list[str]:
+    return [n for n in m.own if not (m.solitaire and n in FLOW)]
+
+
+def _cell_section(s: Shown, fair: Fairness | None) -> str:
     m = s.metrics
-    bots = zip(s.cell.cell.seats, m.seats.advantage, strict=True)
-    seats = _table(
-        ["seat", "bot", "wins", "win rate [95%]", "advantage"],
-        [
+    parts = [f"<h3>{html.escape(s.label)}</h3>",
+             f"<p class=dim>options {html.escape(json.dumps(s.cell.cell.options, sort_keys=True))}"
+             f"</p>"]  # fmt: skip
+    if not m.solitaire:
+        bots = zip(s.cell.cell.seats, m.seats.advantage, strict=True)
+        tests = {t.seat: t for t in fair.seats} if fair else {}
+        parts.append(_table(
+            ["seat", "bot", "wins", "win rate [95%]", "advantage", "fair? (Holm p)"],
             [
-                str(seat),
-                html.escape(bot),
-                str(m.seats.wins[seat]),
-                _estimate(m.seats.rates[seat], True),
-                "–" if adv is None else f"{adv:+.1%}",
-            ]
-            for seat, (bot, adv) in enumerate(bots)
-        ],
+                [
+                    str(seat),
+                    html.escape(bot),
+                    str(m.seats.wins[seat]),
+                    _estimate(m.seats.rates[seat], True),
+                    "–" if adv is None else f"{adv:+.1%}",
+                    html.escape(p_text(tests[seat].p)) if seat in tests else "–",
+                ]
+                for seat, (bot, adv) in enumerate(bots)
+            ],
+        ))  # fmt: skip
+    else:
+        parts.append(
+            f"<p>Solitaire: completed {_estimate(m.ludii.get('Completion'), True)} of "
+            f"{m.games} games; median length {_estimate(m.turns_median)} turns.</p>"
+        )
+    ludii = [[html.escape(n), _estimate(m.ludii.get(n), n in PERCENT) + _sd(m.ludii.get(n))]
+             for n in shown_ludii(m)]  # fmt: skip
+    parts.append("<h4>Ludii's metrics</h4>" + _table(["metric", "value [95%]"], ludii))
+    own = [[html.escape(n), _estimate(m.own.get(n), n in PERCENT) + _sd(m.own.get(n))]
+           for n in shown_own(m)]  # fmt: skip
+    parts.append("<h4>The lab's own measures</h4>" + _table(["measure", "value [95%]"], own))
+    found = impact.lifts(
+        ([g.actions[p] if p < len(g.actions) else {} for p in range(m.players)], g.winners)
+        for g in m.played
+        if not g.truncated and g.actions
     )
-    figures = [
-        ("completed", _estimate(m.completion, True)),
-        ("fair share", f"{m.seats.fair:.1%}"),
-        ("balance", _estimate(m.balance)),
-        ("turns (mean)", _estimate(m.turns) + _sd(m.turns)),
-        ("decisions (mean)", _estimate(m.decisions) + _sd(m.decisions)),
-        ("branching", _estimate(m.branching)),
-        ("lead changes", _estimate(m.lead_changes) + _sd(m.lead_changes)),
-        ("winner ever last", _estimate(m.drama_last, True)),
-        (f"winner behind ≥ {MARGIN:.0%}", _estimate(m.drama_margin, True)),
-        ("decisiveness", _estimate(m.decisiveness)),
-    ]
-    metrics = _table(["metric", "value [95%]"], [[html.escape(k), v] for k, v in figures])
+    if found:
+        rows = [[html.escape(f.label), f"{f.used_wins}/{f.used}", f"{f.unused_wins}/{f.unused}",
+                 f"{f.lift:+.1%} <span class=dim>[{f.low:+.1%}, {f.high:+.1%}]</span>"
+                 + (" *" if f.clear else "")] for f in found[:IMPACT_ROWS]]  # fmt: skip
+        parts.append(
+            "<details><summary>impact per card and action (win rate of the seats that chose "
+            "it at least once minus the others'; * the interval leaves out 0)</summary>"
+            + _table(["chosen", "won/used", "won/not", "lift [95%]"], rows)
+            + "</details>"
+        )
     facts = _table(["game fact", "value"], [[html.escape(k), html.escape(v)]
                                             for k, v in flatten(m.summary)])  # fmt: skip
-    options = html.escape(json.dumps(s.cell.cell.options, sort_keys=True))
-    return (
-        f"<h3>{html.escape(s.label)}</h3><p class=dim>options {options}</p>"
-        f"{seats}{metrics}<details><summary>the game's own facts</summary>{facts}</details>"
-    )
+    parts.append(f"<details><summary>the game's own facts</summary>{facts}</details>")
+    return "".join(parts)
+
+
+IMPACT_ROWS = 15
 
 
 def _sd(e: Estimate | None) -> str:
-    return "" if e is None or e.sd is None else f" <span class=dim>sd {e.sd:.2f}</span>"
+    return "" if e is None or e.sd is None else f" <span class=dim>sd {e.sd:.3g}</span>"
 
 
 def flatten(data: Any, prefix: str = "") -> list[tuple[str, str]]:
@@ -169,28 +249,131 @@ def _figure(svg: str, caption: str) -> str:
     return f"<figure>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>"
 
 
+def fairness_of(m: CellMetrics) -> Fairness | None:
+    """The seat-fairness test over the cell's single-winner games (none alone)."""
+    if m.solitaire:
+        return None
+    wins = [0] * m.players
+    for g in m.played:
+        if not g.truncated and len(g.winners) == 1:
+            wins[g.winners[0]] += 1
+    return fairness(wins)
+
+
+def _pairs(shown: Sequence[Shown]) -> list[tuple[Shown, Shown]]:
+    """The pairs of cells to compare: those differing in one varied setting (every pair
+    when the cells differ in one setting only)."""
+    pairs = []
+    for i, a in enumerate(shown):
+        for b in shown[i + 1 :]:
+            la, lb = a.cell.label, b.cell.label
+            differing = [k for k in la.keys() | lb.keys() if la.get(k) != lb.get(k)]
+            if len(differing) <= 1:
+                pairs.append((a, b))
+    return pairs
+
+
+def comparisons(shown: Sequence[Shown]) -> list[Comparison]:
+    """Every paired comparison of the run, Holm-corrected together."""
+    found = []
+    for a, b in _pairs(shown):
+        ma, mb = a.metrics, b.metrics
+        solitaire = ma.solitaire and mb.solitaire
+        names = list(SOLITAIRE_COMPARED if solitaire else COMPARED)
+        if not solitaire and ma.players == mb.players:
+            names += [f"seat {s} wins" for s in range(ma.players)]
+        paired = a.cell.cell.seed == b.cell.cell.seed
+        for name in names:
+            pick_a, pick_b = per_game(name, ma.players), per_game(name, mb.players)
+            va = {g.index: v for g in ma.played if (v := pick_a(g)) is not None}
+            vb = {g.index: v for g in mb.played if (v := pick_b(g)) is not None}
+            c = compare(name, a.label, b.label, va, vb, paired)
+            if c is not None:
+                found.append(c)
+    return corrected(found) if found else []
+
+
+def _significance(shown: Sequence[Shown], fair: dict[str, Fairness | None]) -> str:
+    items = []
+    several = len(shown) > 1
+    for s in shown:
+        test = fair[s.label]
+        if test is not None:
+            prefix = f"{s.label}: " if several else ""
+            items += [html.escape(prefix + line) for line in test.sentences()]
+    compared = comparisons(shown)
+    clear = [c for c in compared if c.significant]
+    items += [html.escape(c.sentence(len(compared))) for c in clear]
+    if compared:
+        rest = len(compared) - len(clear)
+        items.append(
+            f"{rest} of {len(compared)} comparisons between cells are not significant "
+            f"at 5% after Holm's correction" + (" (table below)." if rest else ".")
+        )
+    body = "".join(f"<li>{i}</li>" for i in items) or "<li>Nothing to test.</li>"
+    table = ""
+    if compared:
+        rows = [[html.escape(c.metric), html.escape(c.a), html.escape(c.b), str(c.n),
+                 f"{c.diff:+.3g} <span class=dim>[{c.low:+.3g}, {c.high:+.3g}]</span>",
+                 html.escape(p_text(c.p_adjusted)), "paired" if c.paired else "unpaired"]
+                for c in compared]  # fmt: skip
+        table = (
+            "<details><summary>every comparison (B − A)</summary>"
+            + _table(["metric", "A", "B", "games", "B − A [95%]", "Holm p", ""], rows)
+            + "</details>"
+        )
+    return f"<h3>What is significant</h3><ul>{body}</ul>{table}"
+
+
 def run_section(store: Store, run: Run) -> str:
-    """A run's part of the report: command, headline table, figures, every cell."""
+    """A run's part of the report: command, tests, headline table, figures, every cell."""
     shown = [
         Shown(label_text(c.label, c.cell.seats), c, cell_metrics(store, run, c))
         for c in store.run_cells(run.id)
     ]
     pairs = [(s.label, s.metrics) for s in shown]
+    solitaire = all(s.metrics.solitaire for s in shown)
+    fair = {s.label: fairness_of(s.metrics) for s in shown}
     state = "" if run.status == "done" else f" ({html.escape(run.status)}: partial)"
     parts = [
         f"<h2>Run {run.id}: {html.escape(run.kind)} of {html.escape(run.game)}{state}</h2>",
         f"<p>{run.games} games per cell, started {html.escape(run.started)} UTC on the "
         f"{html.escape(run.backend)} backend. Reproduce it exactly with:</p>",
         f"<pre>{html.escape(run.command)}</pre>",
-        _headline(shown),
-        _figure(plots.effects(pairs), "Option effects: each metric per cell, 95% intervals."),
-        _figure(plots.seat_rates(pairs), "Win rate by seat, 95% Wilson intervals."),
-        _figure(plots.lengths(pairs), "Game length in turns."),
-        _figure(plots.lead_changes(pairs), "Lead changes per game."),
-        _figure(plots.drama(pairs), "Drama: how far behind the eventual winner ever was."),
-        *(_cell_section(s) for s in shown),
+        _significance(shown, fair),
+        _headline(shown, solitaire),
+        _figure(
+            plots.effects(pairs),
+            "Each metric per cell with its 95% interval"
+            + ("." if solitaire else ", and every seat's win rate."),
+        ),
     ]
+    if solitaire:
+        parts.append(_figure(plots.lengths(pairs), "Game length in turns (solitaire)."))
+    else:
+        parts += [
+            _figure(plots.seat_rates(pairs), "Win rate by seat, 95% Wilson intervals."),
+            _figure(plots.lengths(pairs), "Game length in turns."),
+            _figure(plots.lead_changes(pairs), "Ludii's Lead change, per game."),
+            _figure(plots.drama(pairs), "Ludii's Drama (average), per game."),
+        ]
+    parts += [_cell_section(s, fair[s.label]) for s in shown]
     return "\n".join(parts)
+
+
+def _definitions() -> str:
+    ludii = "".join(
+        f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in LUDII_DEFINITIONS.items()
+    )
+    own = "".join(
+        f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in OWN_DEFINITIONS.items()
+    )
+    return (
+        "<details><summary>definitions</summary><p>Ludii's metrics, by Ludii's definitions "
+        "(a move is an action a player chooses; the evaluation is the game's estimate of "
+        f"each player's chance to win, read before every move):</p><ul>{ludii}</ul>"
+        f"<p>The lab's own measures:</p><ul>{own}</ul></details>"
+    )
 
 
 def render(store: Store, run_ids: Sequence[int]) -> str:
@@ -198,15 +381,13 @@ def render(store: Store, run_ids: Sequence[int]) -> str:
     runs = [store.run(i) for i in run_ids]
     games = ", ".join(dict.fromkeys(r.game for r in runs))
     made = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    definitions = "".join(
-        f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in DEFINITIONS
-    )
     body = "\n".join(run_section(store, r) for r in runs)
     return (
         f"<!doctype html><html lang=en><head><meta charset=utf-8>"
         f"<title>ranchhand lab: {html.escape(games)}</title><style>{STYLE}</style></head>"
         f"<body><h1>ranchhand lab report: {html.escape(games)}</h1>"
         f"<p class=dim>Made {made} with <code>ranchhand report</code>. Intervals are 95%: "
-        f"Wilson for shares, normal for means, a bootstrap of games for balance.</p>"
-        f"<ul>{definitions}</ul>{body}</body></html>\n"
+        f"Wilson for shares, Student t for means, order statistics for medians, "
+        f"simultaneous seat intervals for Balance.</p>"
+        f"{_definitions()}{body}</body></html>\n"
     )

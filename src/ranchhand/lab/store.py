@@ -22,6 +22,7 @@ from typing import Any
 
 from ranchhand.core.errors import RanchhandError
 from ranchhand.lab.flow import Flow
+from ranchhand.lab.ludii import MoveFacts
 from ranchhand.lab.trace import LabGame
 
 SCHEMA = """
@@ -53,6 +54,14 @@ CREATE TABLE IF NOT EXISTS games (
     lead_from INTEGER,
     scores TEXT,
     details TEXT NOT NULL,
+    decision_moves INTEGER,
+    move_lead_changes INTEGER,
+    drama_total REAL,
+    drama_max REAL,
+    stability REAL,
+    decisive_at INTEGER,
+    uncertainty_total REAL,
+    actions TEXT,
     PRIMARY KEY (cell, idx)
 );
 CREATE TABLE IF NOT EXISTS runs (
@@ -79,8 +88,23 @@ CREATE TABLE IF NOT EXISTS run_cells (
 
 _GAME_COLUMNS = (
     "cell, idx, seed, winners, winner, truncated, turns, decisions, choices, points, "
-    "lead_changes, winner_last, winner_deficit, winner_final, lead_from, scores, details"
+    "lead_changes, winner_last, winner_deficit, winner_final, lead_from, scores, details, "
+    "decision_moves, move_lead_changes, drama_total, drama_max, stability, decisive_at, "
+    "uncertainty_total, actions"
 )
+
+ADDED_COLUMNS = (
+    ("decision_moves", "INTEGER"),
+    ("move_lead_changes", "INTEGER"),
+    ("drama_total", "REAL"),
+    ("drama_max", "REAL"),
+    ("stability", "REAL"),
+    ("decisive_at", "INTEGER"),
+    ("uncertainty_total", "REAL"),
+    ("actions", "TEXT"),
+)
+"""Columns of lab version 2 (Ludii's metrics, action counts): added to an older store's
+games table when it is opened (its old games keep NULL there and belong to old cells)."""
 
 
 class StoreError(RanchhandError):
@@ -140,8 +164,16 @@ class Store:
             self.db = sqlite3.connect(self.path, timeout=30)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.executescript(SCHEMA)
+            self._migrate()
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"cannot open the store {self.path}: {error}") from None
+
+    def _migrate(self) -> None:
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        with self.db:
+            for name, kind in ADDED_COLUMNS:
+                if name not in have:
+                    self.db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
 
     def __enter__(self) -> Store:
         return self
@@ -182,7 +214,8 @@ class Store:
             return
         marks = ", ".join("?" * len(rows[0]))
         with self.db:
-            self.db.executemany(f"INSERT OR IGNORE INTO games VALUES ({marks})", rows)
+            insert = f"INSERT OR IGNORE INTO games ({_GAME_COLUMNS}) VALUES ({marks})"
+            self.db.executemany(insert, rows)
 
     def games(self, cell: Cell, below: int) -> Iterator[LabGame]:
         """The cell's stored games under index ``below``, in index order."""
@@ -249,7 +282,7 @@ def _options_text(options: dict[str, Any]) -> str:
 
 
 def _row(cell: int, g: LabGame) -> tuple[Any, ...]:
-    f = g.flow
+    f, m = g.flow, g.moves
     return (
         cell,
         g.index,
@@ -268,12 +301,23 @@ def _row(cell: int, g: LabGame) -> tuple[Any, ...]:
         f.lead_from,
         None if g.scores is None else json.dumps(list(g.scores)),
         json.dumps(g.details, default=str),
+        m.decision_moves,
+        m.lead_changes,
+        m.drama_total,
+        m.drama_max,
+        m.stability,
+        m.decisive_at,
+        m.uncertainty_total,
+        json.dumps(list(g.actions)),
     )
 
 
 def _game(row: Sequence[Any]) -> LabGame:
     (_, idx, seed, winners, _, truncated, turns, decisions, choices, points, changes,
-     last, behind, final, lead_from, scores, details) = row  # fmt: skip
+     last, behind, final, lead_from, scores, details, decision_moves, move_changes,
+     drama_total, drama_max, stability, decisive_at, uncertainty, actions) = row  # fmt: skip
+    moves = MoveFacts(decisions, decision_moves or 0, move_changes, drama_total, drama_max,
+                      stability, decisive_at, uncertainty)  # fmt: skip
     return LabGame(
         idx,
         tuple(json.loads(winners)),
@@ -285,4 +329,6 @@ def _game(row: Sequence[Any]) -> LabGame:
         decisions,
         choices,
         Flow(points, changes, None if last is None else bool(last), behind, final, lead_from),
+        moves,
+        tuple(json.loads(actions)) if actions else (),
     )

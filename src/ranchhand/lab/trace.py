@@ -1,19 +1,24 @@
 """Play one game of a simulation and keep what the lab's metrics need.
 
 The game is played exactly as ``simulate`` plays it (same derived seed, same bots), with
-a listener that counts decisions and the legal actions offered at each, and reads every
-player's standing at the start, after each turn and at the end. Listening draws nothing from the
-game's generators, so the winner, length and details equal ``simulate``'s.
+a listener that, before each move (an action a player chooses), counts the legal actions
+and reads every player's evaluation (``State.evaluate``, for Ludii's metrics), names the
+action (:func:`~ranchhand.lab.impact.labels`, for impact per card and action), and reads
+every player's standing at the start, after each turn and at the end (the lab's own flow
+measures). Listening draws nothing from the game's generators, so the winner, length and
+details equal ``simulate``'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ranchhand.core.game import CHANCE, State
 from ranchhand.core.runner import derive_seed, play
 from ranchhand.lab.flow import Flow, flow
+from ranchhand.lab.impact import labels
+from ranchhand.lab.ludii import MoveFacts, move_facts
 from ranchhand.sim.simulate import Simulation, _worker_setup
 from ranchhand.sim.tally import GameSummary
 
@@ -27,14 +32,22 @@ class LabGame(GameSummary):
     choices: int
     """The legal actions offered, summed over the game's decisions (branching factor)."""
     flow: Flow
+    moves: MoveFacts = field(default_factory=lambda: MoveFacts(0, 0))
+    actions: tuple[dict[str, int], ...] = ()
+    """Per seat: how many times each kind of action or card was chosen."""
 
 
 class _Listener:
-    """Counts decisions and choices, and reads the standings whenever a turn has ended."""
+    """Counts decisions and choices, reads the evaluations before each move and the
+    standings whenever a turn has ended, and counts each seat's kinds of action."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: str, players: int) -> None:
+        self.game = game
         self.decisions = 0
         self.choices = 0
+        self.legal: list[int] = []
+        self.evaluations: list[list[float]] | None = []
+        self.actions: list[dict[str, int]] = [{} for _ in range(players)]
         self.timeline: list[list[float]] = []
         self.turn = -1
         self.readable = True
@@ -42,7 +55,19 @@ class _Listener:
     def __call__(self, state: State, player: int, action: Hashable) -> None:
         if player != CHANCE:
             self.decisions += 1
-            self.choices += len(state.legal_actions(player))
+            offered = len(state.legal_actions(player))
+            self.choices += offered
+            self.legal.append(offered)
+            if self.evaluations is not None:
+                evaluation = state.evaluate()
+                if evaluation is None:
+                    self.evaluations = None
+                else:
+                    self.evaluations.append([float(x) for x in evaluation])
+            if 0 <= player < len(self.actions):
+                counts = self.actions[player]
+                for label in labels(self.game, action):
+                    counts[label] = counts.get(label, 0) + 1
         if state.turn != self.turn:
             self.turn = state.turn
             self.read(state)
@@ -62,11 +87,12 @@ def play_traced(sim: Simulation, index: int) -> LabGame:
     """Play game ``index`` of ``sim`` with its derived seed and keep the metric inputs."""
     game, factories = _worker_setup(sim)
     seed = derive_seed(sim.seed, index)
-    listener = _Listener()
+    listener = _Listener(game.id, sim.players)
     result = play(game, [make() for make in factories], seed, listener=listener)
     assert result.state is not None
     listener.read(result.state)  # the end: the listener hears no action after the last
     outcome = result.outcome
+    winners = () if outcome.truncated else outcome.winners
     return LabGame(
         index,
         outcome.winners,
@@ -77,5 +103,7 @@ def play_traced(sim: Simulation, index: int) -> LabGame:
         seed,
         listener.decisions,
         listener.choices,
-        flow(listener.timeline, () if outcome.truncated else outcome.winners),
+        flow(listener.timeline, winners),
+        move_facts(listener.legal, listener.evaluations, winners, sim.players),
+        tuple(listener.actions),
     )
