@@ -107,7 +107,11 @@ def test_claims_refused(client: Any) -> None:
     assert claim(client, table, 2).status_code == 409  # a bot's
     for body, status in (({"name": ""}, 400), ({"name": "\u0007"}, 400), ({"nme": "x"}, 400)):
         assert claim(client, table, 1, **body).status_code == status
-    bad = client.post(f"/api/tables/{table}/seats/1/claim", content=b"{not json")
+    bad = client.post(
+        f"/api/tables/{table}/seats/1/claim",
+        content=b"{not json",
+        headers={"Content-Type": "application/json"},
+    )
     assert bad.status_code == 400
     assert listed(client, table)["free"] == [1]  # type: ignore[index]
 

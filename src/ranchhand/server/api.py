@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ranchhand.core.records import MAX_PLAYERS
 from ranchhand.server.errors import BadRequest
+from ranchhand.server.security import require_json
 from ranchhand.server.tables import TableService
 from ranchhand.server.views import table_view
 
@@ -80,7 +81,10 @@ def body_of(model: type[BaseModel]) -> dict[str, Any]:
 
 
 async def parse(request: Request, model: type[M]) -> M:
-    """The request's body as ``model``, whatever its Content-Type says; 400 naming the field."""
+    """The request's JSON body as ``model``: 415 unless its Content-Type is JSON (a form or
+    ``text/plain`` post is what another site's page can send without asking), 400 naming
+    the field."""
+    require_json(request)
     raw = await request.body()
     if not raw.strip():
         raise BadRequest("a JSON body is required")

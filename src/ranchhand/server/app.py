@@ -13,23 +13,25 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ranchhand import __version__, web
 from ranchhand.core.errors import RanchhandError
 from ranchhand.server import api, ws
 from ranchhand.server.bots import BotRunner
 from ranchhand.server.errors import TableError
+from ranchhand.server.limits import BodyGuard, Limiter, LimitSettings, RateLimit
 from ranchhand.server.notify import Notifier, make_notifier
+from ranchhand.server.security import BrowserDefences, allowed_origins
 from ranchhand.server.store import DEFAULT_DB, make_engine, migrate, safe_url
 from ranchhand.server.tables import CACHE_SIZE, TableService
+from ranchhand.web.replays import Replays
 
 log = logging.getLogger("ranchhand.server")
 
@@ -50,19 +52,30 @@ class Settings:
     migrate: bool = True
     """Create or upgrade the schema when the app starts."""
     cache_size: int = CACHE_SIZE
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    """Rates, timeouts and caps at the HTTP edge (:mod:`ranchhand.server.limits`)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Other sites' origins (``https://host[:port]``) whose pages may act here, besides
+    the server's own and ``public_url``'s (:mod:`ranchhand.server.security`)."""
 
     def to_env(self) -> str:
-        return json.dumps(asdict(self))
+        return json.dumps({**asdict(self), "limits": self.limits.to_json()})
 
     @classmethod
     def from_env(cls) -> Settings:
         raw = os.environ.get(SETTINGS_ENV)
-        return cls(**json.loads(raw)) if raw else cls()
+        if not raw:
+            return cls()
+        data = json.loads(raw)
+        data["limits"] = LimitSettings.from_json(data.get("limits", {}))
+        data["allowed_origins"] = tuple(data.get("allowed_origins", ()))
+        return cls(**data)
 
 
 def create_app(settings: Settings | None = None, notifier: Notifier | None = None) -> FastAPI:
     """The server's app for ``settings`` (its database is migrated on creation if asked)."""
     settings = settings or Settings()
+    origins = allowed_origins(settings.allowed_origins, settings.public_url)
     engine = make_engine(settings.db)
     if settings.migrate:
         migrate(engine)
@@ -93,7 +106,11 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
         version=__version__,
         summary="Tables where friends and bots play Rancho, Rocket Ranchers and Glory Ranch.",
         lifespan=lifespan,
+        docs_url=None,  # Swagger UI and ReDoc load from a CDN: /openapi.json stays
+        redoc_url=None,
     )
+    limiter = Limiter(settings.limits)
+    app.state.limits = limiter
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
@@ -103,8 +120,13 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
     app.include_router(ws.router(hub, chosen.publish))
 
     web.install(app, service, chosen.publish, settings.public_url)
+    app.state.replays = Replays(settings.limits)
     larger = {"/api/replays": web.MAX_RECORD_UPLOAD}
-    app.add_middleware(BodyLimit, limit=MAX_BODY, larger=larger)  # type: ignore[arg-type]
+    timeout = settings.limits.body_timeout
+    # The last added runs first: headers and Origin, then rates, then bodies.
+    app.add_middleware(BodyGuard, limit=MAX_BODY, timeout=timeout, larger=larger)  # type: ignore[arg-type]
+    app.add_middleware(RateLimit, limiter=limiter)  # type: ignore[arg-type]
+    app.add_middleware(BrowserDefences, allowed=origins)  # type: ignore[arg-type]
     return app
 
 
@@ -122,9 +144,11 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, error: TableError) -> JSONResponse:
-        if error.status >= 500 or error.status == 403:
+        if error.status >= 500 or error.status in (403, 429):
             log.info("%s %s refused: %s", request.method, request.url.path, error.message)
-        return _error(error.status, error.message)
+        reply = _error(error.status, error.message)
+        reply.headers.update(getattr(error, "headers", {}))
+        return reply
 
     @app.exception_handler(RanchhandError)
     async def ranchhand_error(request: Request, error: RanchhandError) -> JSONResponse:
@@ -137,10 +161,6 @@ def _errors(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> JSONResponse:
         return _error(error.status_code, str(error.detail))
-
-    @app.exception_handler(BodyTooLarge)
-    async def too_large(request: Request, error: BodyTooLarge) -> JSONResponse:
-        return _error(413, str(error))
 
     @app.exception_handler(Exception)
     async def bug(request: Request, error: Exception) -> JSONResponse:
@@ -161,43 +181,3 @@ def describe_validation(errors: Any) -> str:
             message = "a JSON body is required"
         parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts) or "invalid request"
-
-
-class BodyTooLarge(Exception):
-    pass
-
-
-class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413, declared or streamed
-    (``larger`` allows more on some paths: an uploaded record for a replay)."""
-
-    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int] | None = None) -> None:
-        self.app, self.default, self.larger = app, limit, larger or {}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = self.larger.get(scope.get("path", ""), self.default)
-        declared = dict(scope.get("headers", [])).get(b"content-length")
-        if declared is not None:
-            try:
-                too_big = int(declared) > limit
-            except ValueError:
-                too_big = False
-            if too_big:
-                message = f"a request body is at most {limit:,} bytes"
-                await _error(413, message)(scope, receive, send)
-                return
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > limit:
-                    raise BodyTooLarge(f"a request body is at most {limit:,} bytes")
-            return message
-
-        await self.app(scope, limited, send)

@@ -29,9 +29,10 @@ from ranchhand.core.registry import GAME_MODULES, canonical_name, game_class, ga
 from ranchhand.server import rematch
 from ranchhand.server.api import AuthHeader, TokenQuery, bearer, parse
 from ranchhand.server.errors import BadRequest, NoSuchTable
+from ranchhand.server.limits import Limiter, client_key
 from ranchhand.server.tables import TableService
 from ranchhand.web.catalog import catalog_for
-from ranchhand.web.replays import MAX_RECORD_UPLOAD, ReplayCache
+from ranchhand.web.replays import MAX_RECORD_UPLOAD, Replays
 
 STATIC = Path(__file__).parent / "static"
 Publish = Callable[[str, int], Awaitable[None]]
@@ -60,7 +61,6 @@ def install(
 
 def router(service: TableService, publish: Publish, public_url: str | None = None) -> APIRouter:
     routes = APIRouter()
-    replays = ReplayCache()
 
     def page(name: str) -> FileResponse:
         return FileResponse(STATIC / name, media_type="text/html", headers=NO_REFERRER)
@@ -103,14 +103,22 @@ def router(service: TableService, publish: Publish, public_url: str | None = Non
     @routes.post("/api/replays", openapi_extra={"x-body-limit": MAX_RECORD_UPLOAD})
     async def replay_view(request: Request) -> dict[str, Any]:
         """A record's view at ``step`` for ``seat`` (null: nobody in particular; "all":
-        every seat's view and every action's text: a finished game's record is public)."""
+        every seat's view and every action's text: a finished game's record is public).
+
+        The record is checked up to ``step`` only, within a CPU budget per request: a
+        long one may answer 503 with ``Retry-After`` (asking again goes on where it
+        stopped); 429 past the client's rate of records not replayed before."""
         asked = await parse(request, ReplayRequest)
         if isinstance(asked.seat, str) and asked.seat != "all":
             raise BadRequest(f'seat: expected a seat number, null or "all", got {asked.seat!r}')
-        replayed = await asyncio.to_thread(replays.get, asked.record)
-        view = replayed.view(asked.step, asked.seat)
+        replays: Replays = request.app.state.replays
+        limiter: Limiter = request.app.state.limits
+        client = client_key(request.scope)
+        view, game = await replays.view(
+            asked.record, asked.step, asked.seat, lambda: limiter.check(client, "replay_records")
+        )
         if asked.catalog:
-            view["catalog"] = catalog_for(replayed.game)
+            view["catalog"] = catalog_for(game)
         return view
 
     @routes.post("/api/tables/{table_id}/again", status_code=201)

@@ -23,6 +23,8 @@ function put(node, attrs) {
       node.textContent = value;
     } else if (key === "style" && typeof value === "object") {
       Object.assign(node.style, value);
+    } else if (key === "style") {
+      node.style.cssText = String(value); // through the CSSOM: the CSP refuses style attributes
     } else {
       node.setAttribute(key, value === true ? "" : String(value));
     }

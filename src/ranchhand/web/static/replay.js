@@ -2,7 +2,7 @@
 // Views are computed by the server (POST /api/replays) with the engine; this page only
 // draws them, with the game's own module (read-only: no actions).
 
-import { el, getJSON, outcomeWords, patternDefs, postJSON, seatBadge, seatOf, svg } from "/static/common.js";
+import { el, getJSON, outcomeWords, patternDefs, seatBadge, seatOf, svg } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 let record = null;
@@ -33,12 +33,34 @@ async function openRecord(data, tableId) {
   show();
 }
 
-async function fetchView(step, seat, withCatalog = false) {
-  try {
-    return await postJSON("/api/replays", { record, step, seat, catalog: withCatalog });
-  } catch (error) {
-    $("error").textContent = error.message;
-    return null;
+// A long record is checked a slice per request (the server bounds each one's CPU): a
+// 503 or 429 with Retry-After means "ask again then", which this does while the view
+// is still wanted (``wanted()``), saying how far the check has come.
+async function fetchView(step, seat, withCatalog = false, wanted = () => true) {
+  for (let tries = 0; ; tries++) {
+    let reply;
+    let body;
+    try {
+      reply = await fetch("/api/replays", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ record, step, seat, catalog: withCatalog }),
+      });
+      body = await reply.json().catch(() => ({ error: `${reply.status} ${reply.statusText}` }));
+    } catch (error) {
+      $("error").textContent = error.message;
+      return null;
+    }
+    if (reply.ok) {
+      $("error").textContent = "";
+      return body;
+    }
+    const wait = Number(reply.headers.get("Retry-After"));
+    const again = (reply.status === 503 || reply.status === 429) && wait > 0 && tries < 60;
+    $("error").textContent = again ? `${body.error} (asking again in ${wait} s)` : body.error || `HTTP ${reply.status}`;
+    if (!again || !wanted()) return null;
+    await new Promise((done) => setTimeout(done, wait * 1000));
+    if (!wanted()) return null;
   }
 }
 
@@ -47,7 +69,7 @@ async function show() {
   const choice = $("seat").value;
   const seat = choice === "all" ? "all" : choice === "none" ? null : Number(choice);
   const ticket = ++asked;
-  const view = await fetchView(step, seat);
+  const view = await fetchView(step, seat, false, () => ticket === asked);
   if (!view || ticket !== asked) return;
   draw(view, step);
 }

@@ -740,7 +740,8 @@ function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
-    el.setAttribute(k, v === true ? "" : String(v));
+    if (k === "style") el.style.cssText = String(v); // the CSP refuses style attributes
+    else el.setAttribute(k, v === true ? "" : String(v));
   }
   for (const c of children) {
     if (c === null || c === undefined || c === "") continue;
@@ -755,17 +756,21 @@ function svgEl(tag, attrs, ...children) {
 
 function s(tag, attrs, ...children) {
   const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "style") el.style.cssText = String(v);
+    else el.setAttribute(k, String(v));
+  }
   for (const c of children) el.append(c);
   return el;
 }
 
+// A constructed style sheet: the page's Content-Security-Policy refuses <style> elements.
+let sheet = null;
 function ensureStyle() {
-  if (document.getElementById("gr-style")) return;
-  const style = document.createElement("style");
-  style.id = "gr-style";
-  style.textContent = CSS;
-  document.head.append(style);
+  if (sheet) return;
+  sheet = new CSSStyleSheet();
+  sheet.replaceSync(CSS);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
 const CSS = `

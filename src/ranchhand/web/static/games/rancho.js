@@ -56,6 +56,7 @@ function setAttrs(node, attrs) {
     if (value == null || value === false) continue;
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (key === "text") node.textContent = value;
+    else if (key === "style") node.style.cssText = String(value); // the CSP refuses style attributes
     else node.setAttribute(key, value === true ? "" : String(value));
   }
 }
@@ -798,9 +799,12 @@ function arrangeClick(id, m, geo, catalog) {
 }
 
 // ----------------------------------------------------------------- style
+// A constructed style sheet: the page's Content-Security-Policy refuses <style> elements.
+let sheet = null;
 function ensureStyle() {
-  if (document.getElementById("rancho-style")) return;
-  document.head.append(el("style", { id: "rancho-style", text: `
+  if (sheet) return;
+  sheet = new CSSStyleSheet();
+  sheet.replaceSync(`
 .rancho{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}
 .rancho-figure{margin:0;flex:1 1 26rem;min-width:0;max-width:44rem}
 .rancho-board{width:100%;height:auto;display:block;max-height:80vh}
@@ -860,5 +864,6 @@ function ensureStyle() {
 .rancho-composed{font-family:ui-monospace,monospace;font-size:.8rem;overflow-wrap:anywhere}
 @media (max-width:40rem){.rancho-figure{flex-basis:100%}.rancho-board{max-height:none}
 .rancho-ranches table{font-size:.8rem}.rancho-ranches th,.rancho-ranches td{padding:.12rem .12rem}}
-` }));
+`);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }

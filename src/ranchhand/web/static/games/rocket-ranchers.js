@@ -38,6 +38,7 @@ function setAll(node, attrs) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "style") node.style.cssText = String(value); // the CSP refuses style attributes
     else node.setAttribute(key, value === true ? "" : String(value));
   }
 }
@@ -737,11 +738,12 @@ export function renderEnd(view, ui) {
 }
 
 // ------------------------------------------------------------------ style
+// A constructed style sheet: the page's Content-Security-Policy refuses <style> elements.
+let sheet = null;
 function injectStyle() {
-  if (document.getElementById("rr-style")) return;
-  const style = document.createElement("style");
-  style.id = "rr-style";
-  style.textContent = `
+  if (sheet) return;
+  sheet = new CSSStyleSheet();
+  sheet.replaceSync(`
 .rr-root{display:flex;flex-direction:column;gap:.6rem;min-width:0;color:#222}
 .rr-root *{box-sizing:border-box}
 .rr-status{display:flex;flex-wrap:wrap;gap:.3rem 1rem;align-items:center;font-size:.95rem}
@@ -823,6 +825,6 @@ function injectStyle() {
 .rr-final.rr-won{box-shadow:0 0 0 2px #e0a100}
 .rr-sum{margin:.25rem 0}
 @media (max-width:600px){.rr-label{min-width:0;width:100%}.rr-btn{padding:.3rem .45rem}.rr-takes{min-height:4.1em}}
-`;
-  document.head.append(style);
+`);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }

@@ -82,11 +82,12 @@ function choices(view, ui) {
   return box;
 }
 
+// A constructed style sheet: the page's Content-Security-Policy refuses <style> elements.
+let sheet = null;
 function ensureStyle() {
-  if (document.getElementById("sf-style")) return;
-  const style = document.createElement("style");
-  style.id = "sf-style";
-  style.textContent = `
+  if (sheet) return;
+  sheet = new CSSStyleSheet();
+  sheet.replaceSync(`
     .sf-table { border-collapse: collapse; max-width: 100%; font-variant-numeric: tabular-nums; }
     .sf-table th, .sf-table td { padding: 0.2em 0.35em; text-align: right; border-bottom: 1px solid #ccc;
       white-space: nowrap; word-break: normal; overflow-wrap: normal; }
@@ -98,6 +99,6 @@ function ensureStyle() {
     .sf-farm.mine th { text-decoration: underline; }
     .sf-list { display: flex; flex-wrap: wrap; gap: 0.3em; max-height: 16em; overflow-y: auto; }
     .sf-note, .sf-roll { font-size: 0.9em; }
-  `;
-  document.head.append(style);
+  `);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
