@@ -108,7 +108,7 @@ def lifts(
     games: Iterable[tuple[Sequence[dict[str, int]], Sequence[int]]], least: int = 5
 ) -> list[Lift]:
     """Each label's lift from ``(per-seat label counts, winners)`` of completed games,
-    largest first; labels chosen in fewer than ``least`` seat-games (or in all) left out."""
+    clearest first (the lift over its interval's width); labels chosen in fewer than ``least`` seat-games (or in all) left out."""
     used: Counter[str] = Counter()
     used_wins: Counter[str] = Counter()
     seat_games = wins = 0
@@ -132,4 +132,4 @@ def lifts(
         x1, x2 = used_wins[label], wins - used_wins[label]
         d, low, high = newcombe(x1, n, x2, rest)
         found.append(Lift(label, n, x1, rest, x2, d, low, high))
-    return sorted(found, key=lambda f: -abs(f.lift))
+    return sorted(found, key=lambda f: -abs(f.lift) / max(f.high - f.low, 1e-9))
