@@ -124,7 +124,7 @@ def fairness(wins: Sequence[int], seed: int = 0) -> Fairness:
         p = float((1 + np.count_nonzero(stats >= observed - 1e-9)) / (DRAWS + 1))
         method = "exact multinomial test (Monte Carlo)"
     raw = [float(binomtest(int(w), n, 1 / players).pvalue) for w in wins]
-    adjusted = holm(raw)
+    adjusted = raw if players == 2 else holm(raw)  # two seats: one hypothesis, not two
     tests = tuple(SeatTest(s, int(w), w / n, adjusted[s]) for s, w in enumerate(wins))
     return Fairness(n, players, tuple(int(w) for w in wins), p, method, tests)
 
