@@ -73,6 +73,7 @@ def run(
     import uvicorn
 
     from ranchhand.server.app import SETTINGS_ENV, Settings, create_app
+    from ranchhand.server.limits import uvicorn_options
     from ranchhand.server.notify import is_postgres
     from ranchhand.server.store import DEFAULT_DB, check_url, make_engine, migrate
 
@@ -105,6 +106,7 @@ def run(
         "ws_max_size": 64 * 1024,
         "timeout_graceful_shutdown": 10,
         "server_header": False,
+        **uvicorn_options(settings.limits),  # head deadline (slowloris), connection cap
     }
     if workers > 1:
         os.environ[SETTINGS_ENV] = settings.to_env()
