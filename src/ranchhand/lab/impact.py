@@ -108,7 +108,8 @@ def lifts(
     games: Iterable[tuple[Sequence[dict[str, int]], Sequence[int]]], least: int = 5
 ) -> list[Lift]:
     """Each label's lift from ``(per-seat label counts, winners)`` of completed games,
-    clearest first (the lift over its interval's width); labels chosen in fewer than ``least`` seat-games (or in all) left out."""
+    clearest first (the lift over its interval's width); labels chosen in fewer than
+    ``least`` seat-games (or in all) left out."""
     used: Counter[str] = Counter()
     used_wins: Counter[str] = Counter()
     seat_games = wins = 0
