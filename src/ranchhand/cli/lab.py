@@ -1,5 +1,5 @@
-"""The designer's lab on the command line: ``sweep``, ``runs`` and ``report``, and the
-store and backend choices ``simulate`` and ``arena`` share with them.
+"""The designer's lab on the command line: ``sweep``, ``runs``, ``report``, ``export`` and
+``tune``, and the store and backend choices ``simulate`` and ``arena`` share with them.
 
 Imported at the end of :mod:`ranchhand.cli.main`, whose app these commands join.
 """
@@ -217,12 +217,7 @@ def report_command(
     path = _existing(store)
     try:
         with Store(path) as kept:
-            chosen = list(runs or [])
-            if not chosen:
-                every = kept.runs()
-                if not every:
-                    raise OptionError(f"the store {path} holds no runs yet; run a sweep first")
-                chosen = [every[-1].id]
+            chosen = _chosen_runs(kept, runs, path)
             page = render(kept, chosen)
         out.write_text(page, encoding="utf-8")
     except OSError as error:
@@ -233,3 +228,42 @@ def report_command(
         return
     size = len(page.encode()) // 1024
     console.print(f"wrote {plain(str(out))} ({size} KiB) from {plural(len(chosen), 'run')}")
+
+
+@app.command("export")
+def export_command(
+    runs: Annotated[
+        list[int] | None, typer.Argument(help="Run numbers (default: the latest run).")
+    ] = None,
+    format_: Annotated[
+        str, typer.Option("--format", help="csv, json, or parquet (needs pyarrow).")
+    ] = "csv",
+    out: Annotated[Path, typer.Option(help="The file to write.")] = Path("games.csv"),
+    store: StoreOption = None,
+) -> None:
+    """Write every game of stored runs as one flat row per game (see docs/lab.md)."""
+    from ranchhand.lab.export import collect, write
+
+    path = _existing(store)
+    try:
+        with Store(path) as kept:
+            found = collect(kept, _chosen_runs(kept, runs, path))
+        write(found, format_, out)
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror or error}")
+        return
+    except RanchhandError as error:
+        _fail(str(error))
+        return
+    console.print(f"wrote {plain(str(out))}: {plural(len(found), 'game')} as {format_}")
+
+
+def _chosen_runs(kept: Store, runs: list[int] | None, path: Path) -> list[int]:
+    """The runs asked for, or the latest; an empty store says how to fill it."""
+    chosen = list(runs or [])
+    if not chosen:
+        every = kept.runs()
+        if not every:
+            raise OptionError(f"the store {path} holds no runs yet; run a sweep first")
+        chosen = [every[-1].id]
+    return chosen
