@@ -66,7 +66,7 @@ OptionList = Annotated[
 
 
 def _fail(message: str) -> None:
-    console.print(f"[bold red]error:[/] {plain(message)}")
+    console.print(f"[bold red]error:[/] {plain(message)}", soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -267,7 +267,7 @@ def _sit_down(sitting: _Sitting) -> None:
                 log, sitting.path, console, chosen=sitting.chosen, overwrite=bool(sitting.steps)
             )
         except RecordError as error:
-            console.print(f"[bold red]error:[/] {plain(error)}")
+            console.print(f"[bold red]error:[/] {plain(error)}", soft_wrap=True)
             raise typer.Exit(74) from None
 
     again = f", resumed after {plural(len(sitting.steps), 'step')}" if sitting.steps else ""
@@ -827,8 +827,10 @@ def bench_command(
 
 @app.command("serve")
 def serve_command(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    host: Annotated[
+        str, typer.Option(help="Address to listen on, e.g. 127.0.0.1, 0.0.0.0 (all IPv4) or ::.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on, 1 to 65535.")] = 8000,
     db: Annotated[
         str | None,
         typer.Option(
@@ -836,12 +838,18 @@ def serve_command(
             "folder) or postgresql+psycopg://user@host/db."
         ),
     ] = None,
-    workers: Annotated[int, typer.Option(help="Server processes (above 1 needs PostgreSQL).")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Server processes, 1 to 64 (above 1 needs PostgreSQL).")
+    ] = 1,
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds a bot waits before moving, unless a table says.")
+        float,
+        typer.Option(help="Seconds a bot waits before moving unless a table says, 0 to 60."),
     ] = 0.0,
     log_level: Annotated[
-        str, typer.Option(help="critical, error, warning, info or debug (debug logs actions).")
+        str,
+        typer.Option(
+            help="critical, error, warning, info, debug (logs actions) or trace (uvicorn's)."
+        ),
     ] = "info",
     proxy_headers: Annotated[
         bool,
@@ -856,13 +864,19 @@ def serve_command(
     ] = "",
     public_url: Annotated[
         str | None,
-        typer.Option(help="The address people use, for the links a new table hands out."),
+        typer.Option(
+            help="The address people use, for the links a new table hands out: http:// or "
+            "https://, a host, maybe a port and a path; no user, query or fragment."
+        ),
     ] = None,
 ) -> None:
     """Run the games server: tables where friends and bots play, over HTTP and WebSockets.
 
-    The schema is created or upgraded on start; SIGTERM or Ctrl-C stops it cleanly.
-    Every move is committed before anyone hears of it, so a restart loses nothing.
+    The schema is created or upgraded on start; SIGTERM or Ctrl-C stops it cleanly
+    (requests in flight finish, WebSockets close) and it exits 0. A bad flag or a
+    database that cannot be opened: one line, exit 2, nothing served. With --workers,
+    the workers stop when the parent process dies, even of SIGKILL. Every move is
+    committed before anyone hears of it, so a restart loses nothing.
 
     Behind a proxy (nginx, Caddy) that terminates TLS: keep --host 127.0.0.1, add
     --proxy-headers --forwarded-allow-ips 127.0.0.1 (the proxy's address) and
@@ -902,7 +916,7 @@ def main() -> None:
     try:
         app()
     except RanchhandError as error:
-        console.print(f"[bold red]error:[/] {plain(error)}")
+        console.print(f"[bold red]error:[/] {plain(error)}", soft_wrap=True)
         sys.exit(2)
 
 
