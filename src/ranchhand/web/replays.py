@@ -194,6 +194,17 @@ class Replayed:
             state.apply(state.parse_action(text, player), player)
         return state
 
+    def upcoming(self, state: State, step: int) -> tuple[int, str]:
+        """Step ``step``'s player and action text: as the rules write it once checked (or
+        if it parses here), else as the record has it (it may break the rules)."""
+        if step < self.checked or self.record is None:
+            return self.moves[step]
+        raw = self.record.steps[step]
+        try:
+            return raw.player, str(parse_step(state, raw, step))
+        except RecordError:
+            return raw.player, raw.action
+
     def view(self, step: int, seat: int | str | None) -> dict[str, Any]:
         """The table before step ``step`` as ``seat`` saw it (checked up to ``step``)."""
         last = self.total
@@ -210,11 +221,12 @@ class Replayed:
         )
         view = table_view(live, None if seat == "all" else seat)  # type: ignore[arg-type]
         view["id"] = None
+        upcoming = None if step == last else self.upcoming(live.state, step)
         view["replay"] = {
             "steps": last,
             "seat": seat,
-            "next": None if step == last else self.moves[step][1],
-            "next_player": None if step == last else self.moves[step][0],
+            "next": None if upcoming is None else upcoming[1],
+            "next_player": None if upcoming is None else upcoming[0],
             "outcome": self.outcome,
         }
         if seat == "all":
@@ -278,7 +290,7 @@ class ReplayCache:
             raise BadRequest(f"step: this record has steps 0 to {entry.total}, got {step}")
         try:
             with entry.lock:
-                entry.advance(min(step + 1, entry.total), self.limits.replay_cpu, started)
+                entry.advance(step, self.limits.replay_cpu, started)
                 return entry.view(step, seat), entry.game
         finally:
             self._trim(key)
