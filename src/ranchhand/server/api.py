@@ -23,7 +23,8 @@ from ranchhand.server.views import table_view
 
 M = TypeVar("M", bound=BaseModel)
 Publish = Callable[[str, int], Awaitable[None]]
-OptionValue = str | int | float | bool
+OptionValue = str | int | Annotated[float, Field(allow_inf_nan=False)] | bool
+"""A game option's value; a float is finite (NaN and Infinity are refused, as in records)."""
 
 
 class NewTable(BaseModel):
@@ -39,8 +40,8 @@ class NewTable(BaseModel):
     names: list[Annotated[str, Field(max_length=64)]] | None = Field(
         default=None, max_length=MAX_PLAYERS
     )
-    bot_delay: float | None = Field(default=None, ge=0, le=60)
-    clock: float | None = Field(default=None, ge=1, le=7 * 86400)
+    bot_delay: float | None = Field(default=None, ge=0, le=60, allow_inf_nan=False)
+    clock: float | None = Field(default=None, ge=1, le=7 * 86400, allow_inf_nan=False)
     clock_bot: str | None = Field(default=None, max_length=64)
     open: list[Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]] | None = Field(
         default=None, max_length=MAX_PLAYERS, examples=[[2]]
