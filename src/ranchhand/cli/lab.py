@@ -267,3 +267,92 @@ def _chosen_runs(kept: Store, runs: list[int] | None, path: Path) -> list[int]:
             raise OptionError(f"the store {path} holds no runs yet; run a sweep first")
         chosen = [every[-1].id]
     return chosen
+
+
+@app.command("tune")
+def tune_command(
+    game: Annotated[str, typer.Argument(help="The game to tune.")],
+    option: Annotated[
+        list[str] | None,
+        typer.Option(help="NAME=LO..HI[:STEP] or NAME=V1,V2 to search; NAME=V to fix."),
+    ] = None,
+    target: Annotated[
+        list[str] | None,
+        typer.Option(help="METRIC>=VALUE (or <=, >, <), e.g. 'balance>=0.95'; repeat."),
+    ] = None,
+    seats: Annotated[
+        str | None, typer.Option(help="Bots per seat, comma separated (one name fills all).")
+    ] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of every setting (same games, other rules).")] = 0,
+    first: Annotated[int, typer.Option(help="Games per setting in the first round.")] = 32,
+    max_games: Annotated[
+        int, typer.Option(help="Games per setting at most (doubling from --first).")
+    ] = 1024,
+    max_points: Annotated[int, typer.Option(help="Settings raced at most.")] = 24,
+    jobs: Annotated[int | None, typer.Option(help="Processes or Ray CPUs.")] = None,
+    store: StoreOption = None,
+    backend_: Annotated[
+        str, typer.Option("--backend", help="Where games run: local (process pool) or ray.")
+    ] = "local",
+    address: AddressOption = None,
+) -> None:
+    """Find option values that meet targets: race every setting, adding games (same seeds)
+    to each until its targets are clearly met or missed; every game is stored."""
+    from ranchhand.lab.tune import TunePlan, parse_target, race, split_options
+
+    control = StopControl()
+    with control.catching(leaving=True):
+        try:
+            for name, value in (("first", first), ("max-games", max_games),
+                                ("max-points", max_points), ("jobs", jobs),
+                                ("players", players)):  # fmt: skip
+                _at_least_one(name, value)
+            if not target:
+                raise OptionError("tune needs a --target, e.g. --target 'balance>=0.95'")
+            name = canonical_name(game)
+            targets = tuple(parse_target(t) for t in target)
+            searched, fixed = split_options(name, option or [])
+            if "max_turns" not in dict(searched) and "max_turns" not in dict(fixed):
+                fixed.append(("max_turns", str(_default_max_turns(name))))
+            lineup = _lineups(name, players, [seats] if seats else None)[0]
+            plan = TunePlan(name, lineup, tuple(searched), tuple(sorted(fixed)), targets, seed,
+                            first, max(first, max_games), max_points)  # fmt: skip
+            points = plan.points()
+            for setting in points:
+                plan.simulation(setting, 1).check()
+            path = store or default_path()
+            with (
+                Store(path) as kept,
+                backend(backend_, jobs, address) as chosen,
+                _progress() as progress,
+            ):
+                task = progress.add_task(f"racing {plural(len(points), 'setting')}", total=None)
+                result = race(plan, chosen, kept, control, _advancer(progress, task))
+        except RanchhandError as error:
+            _fail(str(error))
+            return
+    table = RichTable(title=f"tune run {result.run}: {plain(name)}", title_justify="left")
+    for column in (*plan.points()[0], "games", *(t.text for t in targets), "verdict"):
+        table.add_column(plain(column), justify="right")
+    for point in result.points:
+        shown = [
+            "–" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}] {v}"
+            for e, v in zip(point.estimates, point.verdicts, strict=True)
+        ]
+        table.add_row(*map(plain, point.options.values()), str(point.games), *shown,
+                      point.verdict)  # fmt: skip
+    console.print(table)
+    met = result.met
+    named = "; ".join(", ".join(f"{k}={v}" for k, v in p.options.items()) for p in met)
+    console.print(
+        f"{plural(len(met), 'setting')} of {len(result.points)} clearly meet every target"
+        + (f": {plain(named)}." if met else ".")
+    )
+    console.print(
+        f"{result.played} games played, {result.reused} reused, {result.rounds} rounds, "
+        f"{result.seconds:.1f} s. report: ranchhand report {result.run} --out tune.html"
+    )
+    if control.signal:
+        console.print("[bold yellow]stopped:[/] finished games are kept; run it again to resume")
+        raise typer.Exit(128 + control.signal)

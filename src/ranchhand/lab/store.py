@@ -242,12 +242,24 @@ class Store:
                 (run, cell.id, position, json.dumps(label)),
             )
 
-    def finish_run(self, run: int, status: str, played: int, reused: int, seconds: float) -> None:
+    def finish_run(
+        self,
+        run: int,
+        status: str,
+        played: int,
+        reused: int,
+        seconds: float,
+        games: int | None = None,
+    ) -> None:
+        """Record how a run ended; ``games`` (per cell) when it differs from the start's (a
+        tune stops adding games once every setting is decided)."""
         with self.db:
             self.db.execute(
                 "UPDATE runs SET status=?, played=?, reused=?, seconds=? WHERE id=?",
                 (status, played, reused, seconds, run),
             )
+            if games is not None:
+                self.db.execute("UPDATE runs SET games=? WHERE id=?", (games, run))
 
     def runs(self) -> list[Run]:
         rows = self.db.execute(f"SELECT {_RUN_COLUMNS} FROM runs ORDER BY id")

@@ -34,16 +34,19 @@ class Setting:
 
 
 def parse_vary(texts: Sequence[str], game: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """``["dice=twin,farmer", ...]`` as ``(("dice", ("twin", "farmer")), ...)``, each
-    option checked against the game's."""
+    """``["dice=twin,farmer", "target=30..50:10"]`` as ``(("dice", ("twin", "farmer")),
+    ("target", ("30", "40", "50")))``, each option checked against the game's (a range
+    ``LO..HI[:STEP]`` is every STEP-th integer, :func:`~ranchhand.lab.tune.expand`)."""
     names = {o.name for o in game_class(game).option_specs()}
     varied: list[tuple[str, tuple[str, ...]]] = []
     for text in texts:
+        from ranchhand.lab.tune import expand
+
         name, sep, values = text.partition("=")
         name = name.strip()
-        parts = [v.strip() for v in values.split(",") if v.strip()]
+        parts = expand(values)
         if not sep or not parts:
-            raise OptionError(f"--vary takes OPTION=VALUE1,VALUE2, got {text!r}")
+            raise OptionError(f"--vary takes OPTION=VALUE1,VALUE2 or OPTION=LO..HI, got {text!r}")
         if name not in names:
             raise OptionError(
                 f"{canonical_name(game)} has no option {name!r}; options are: "
