@@ -140,3 +140,14 @@ def test_option_numbers_on_the_command_line(text: str, expected: str) -> None:
     result = runner.invoke(app, ["simulate", "rancho", "--games", "1", "-o", text])
     assert result.exit_code == 2, result.output
     assert expected in result.output and result.output.count("\n") == 1, result.output
+
+
+def test_a_seed_a_record_cannot_hold_is_refused(tmp_path: Path) -> None:
+    too_big = str(2**64)
+    result = runner.invoke(app, ["play", "rancho", "--seats", "greedy,greedy", "--seed", too_big])
+    assert result.exit_code == 2 and "--seed must be" in result.output, result.output
+    path = tmp_path / "largest.json"
+    largest = ["--seed", str(2**64 - 1), "--record", str(path)]
+    result = runner.invoke(app, ["play", "rancho", "--seats", "greedy,greedy", *largest])
+    assert result.exit_code == 0, result.output
+    assert runner.invoke(app, ["replay", str(path)]).exit_code == 0

@@ -38,7 +38,7 @@ from ranchhand.cli.view import GameView
 from ranchhand.core.errors import OptionError, RanchhandError, RecordError, plural
 from ranchhand.core.game import CHANCE, Game, Outcome, State
 from ranchhand.core.options import parse_assignments
-from ranchhand.core.records import Record, Step, replay, replay_steps
+from ranchhand.core.records import SEED_MAX, SEED_MIN, Record, Step, replay, replay_steps
 from ranchhand.core.registry import (
     bot_factory,
     canonical_name,
@@ -211,6 +211,8 @@ def _new_sitting(
         bot_factory(game, name)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
+    if not SEED_MIN <= seed <= SEED_MAX:
+        raise OptionError(f"--seed must be {SEED_MIN} to {SEED_MAX} (what a record holds)")
     return _Sitting(loaded, names, seed, record_path(record, loaded.id), record is not None)
 
 

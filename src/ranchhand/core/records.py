@@ -28,6 +28,9 @@ RECORD_FORMAT = "ranchhand-record/1"
 MAX_PLAYERS = 64
 """No game seats more; a record claiming more is refused before anything is built."""
 MAX_STEPS = 1_000_000
+SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
+"""The seeds a record holds: any 64-bit seed, signed or not (every seed a game may be
+played with is checked against this first, so its record can always be read back)."""
 MAX_RECORD_BYTES = 64_000_000
 
 
@@ -114,7 +117,7 @@ class Record:
             steps.append(Step(player, pair.at("", 1).text("", MAX_ACTION_TEXT)))
         seed = top.raw("seed", None)
         if seed is not None:
-            seed = top.integer("seed", -(2**63), 2**64 - 1)
+            seed = top.integer("seed", SEED_MIN, SEED_MAX)
         return cls(
             game=top.text("game", 64),
             players=players,
