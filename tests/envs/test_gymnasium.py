@@ -71,7 +71,8 @@ def test_the_seed_gives_the_game_ranchhand_play_gives(name: str) -> None:
         state = table.table.state
         action = learner.act(state.observe(0), state.legal_actions(0), bots_rng)
         table.step(state.action_to_index(action, 0))
-    expected = play(game, [RandomBot() for _ in range(game.min_players)], seed=11).state
+    # the adapter's game: Rancho's deals_per_turn is on there unless given
+    expected = play(table.table.game, [RandomBot() for _ in range(game.min_players)], seed=11).state
     assert expected is not None
     assert table.table.state.to_json() == expected.to_json()
 

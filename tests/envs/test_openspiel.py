@@ -93,7 +93,9 @@ def test_game_type_and_parameters_follow_the_game(name: str) -> None:
     assert perfect == (cls.information == "perfect")
     assert game.num_players() == cls.max_players
     assert game.ranch.options["max_turns"] == 7
-    assert set(kind.parameter_specification) == {"players"} | {o.name for o in cls.option_specs()}
+    assert set(kind.parameter_specification) == {"players", "max_decisions"} | {
+        o.name for o in cls.option_specs()
+    }
     encoding = game.ranch.encoding()
     assert game.num_distinct_actions() == encoding.num_actions + cls.simultaneous
     assert game.max_chance_outcomes() == encoding.max_chance_outcomes

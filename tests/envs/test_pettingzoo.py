@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 from ranchhand.core.game import SIMULTANEOUS
-from ranchhand.core.registry import game_class
+from ranchhand.core.registry import game_class, load
 from ranchhand.envs.pettingzoo import RanchEnv, env
 from tests.envs.cases import CASES, GAMES, encoded, random_index
 
@@ -55,20 +55,23 @@ def _play_out(table: RanchEnv, rng: random.Random) -> dict[str, float]:
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
-def test_max_cycles_truncates_every_agent_with_no_winner(name: str, players: int) -> None:
+def test_max_cycles_counts_decisions_and_truncates_every_agent_with_no_winner(
+    name: str, players: int
+) -> None:
     encoded(name, players)
-    table = env(name, players, max_cycles=1)
+    table = env(name, players, max_cycles=3)
     table.reset(seed=7)
     truncated: dict[str, bool] = {}
+    steps = 0
     for agent in table.agent_iter():
         observation, _, terminated, truncated[agent], _ = table.last()
         done = terminated or truncated[agent]
+        steps += not done
         table.step(None if done else int(observation["action_mask"].argmax()))
-    state = table.table.state
-    assert state.turn <= players
-    if state.outcome().truncated:  # type: ignore[union-attr]
-        assert all(truncated.values()), truncated
-        assert table.table.returns() == [0.0] * players
+    assert table.table.decisions == 3
+    assert steps >= 3  # more only at a simultaneous contest, whose choices are one decision
+    assert all(truncated.values()), truncated
+    assert table.table.returns() == [0.0] * players
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
@@ -163,9 +166,16 @@ def test_choosing_second_tells_nothing_of_the_first_sign(name: str, seed: int) -
         _assert_blind_to_others(table, rng)
 
 
-def test_max_cycles_is_a_number_of_rounds_and_excludes_max_turns() -> None:
-    assert env("toy", 3, max_cycles=4).table.game.max_turns == 12
+def test_max_cycles_is_max_decisions_and_both_are_checked() -> None:
+    assert env("toy", 3, max_cycles=4).table.max_decisions == 4
+    assert env("toy", 3, max_decisions=5).table.max_decisions == 5
+    assert env("toy", 3).table.max_decisions == load("toy", 3).encoding().max_game_length
     with pytest.raises(ValueError, match="not both"):
-        env("toy", 3, max_cycles=4, max_turns=5)
+        env("toy", 3, max_cycles=4, max_decisions=5)
     with pytest.raises(ValueError, match="1 or more, got 0"):
         env("toy", 3, max_cycles=0)
+
+
+def test_rancho_bounds_deals_here_unless_the_rulebook_is_asked_for() -> None:
+    assert env("rancho", 2).table.game.options["deals_per_turn"] == 8
+    assert env("rancho", 2, deals_per_turn=0).table.game.options["deals_per_turn"] == 0

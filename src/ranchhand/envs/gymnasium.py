@@ -6,7 +6,9 @@ seed. Chance is drawn inside the environment from the seed given to ``reset``.
 Importing the module names each game for ``gymnasium.make``:
 ``gymnasium.make("ranchhand/rocket-ranchers-v0", opponents="random")``.
 An episode is one game: the reward is 0 until the end, then +1 for a win, -1
-for a loss and 0 when the game is cut off by ``max_turns`` (``truncated``).
+for a loss and 0 when the game is cut off (``truncated``): by the game's ``max_turns``
+option, or after ``max_cycles`` decisions of all players (``max_decisions``, by default
+the encoding's ``max_game_length``), so every episode ends whatever the policies do.
 
 Actions are indices in ``Discrete(game.num_distinct_actions())``. The legal ones
 are in ``info["action_mask"]`` (int8) and :meth:`RanchGymEnv.action_masks`, the
@@ -28,13 +30,14 @@ from gymnasium import spaces
 from ranchhand.core.errors import OptionError
 from ranchhand.core.registry import GAME_MODULES, bot_factory
 from ranchhand.core.runner import derive_seed
-from ranchhand.envs.table import Table, load_for_research
+from ranchhand.envs.table import Table, decision_limit, load_for_research
 
 
 class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     """``game_name`` with the learner in ``seat`` (a number, or ``"random"`` for a new seat
     each episode) and ``opponents`` (one bot name for all, or one per other seat, in seat
-    order) in the others; ``options`` are the game's own, ``max_cycles`` as in PettingZoo.
+    order) in the others; ``options`` are the game's own, ``max_cycles`` (``max_decisions``)
+    as in the PettingZoo environment.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's name)
@@ -48,11 +51,12 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         *,
         render_mode: str | None = None,
         max_cycles: int | None = None,
+        max_decisions: int | None = None,
         **options: Any,
     ) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
-        game = load_for_research(game_name, players, max_cycles, options)
+        game = load_for_research(game_name, players, options)
         if seat != "random" and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players
         ):
@@ -63,7 +67,7 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
                 f"give one opponent for all seats or {game.players - 1} (one per other seat), "
                 f"got {len(names)}"
             )
-        self.table = Table(game)
+        self.table = Table(game, decision_limit(game, max_cycles, max_decisions))
         self.render_mode = render_mode
         self.seat_choice = seat
         self.seat = 0 if seat == "random" else int(seat)

@@ -46,6 +46,10 @@ from ranchhand.core.errors import GameDefinitionError, InvalidAction
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ranchhand.core.registry import GAME_MODULES, game_class
 
+MAX_DECISIONS = "max_decisions"
+"""The adapter's own parameter: decisions after which a game is cut (0: the encoding's
+``max_game_length``), so ``max_game_length`` is a true bound by construction."""
+
 PREFIX = "ranchhand_"
 """Every ranchhand game is registered as ``ranchhand_<id with underscores>``."""
 
@@ -91,6 +95,8 @@ def _game_type(cls: type[Game], name: str) -> Any:
     information = pyspiel.GameType.Information
     parameters: dict[str, Any] = {"players": cls.min_players}
     parameters.update({option.name: option.default for option in cls.option_specs()})
+    parameters.update(getattr(cls, "research_options", {}))
+    parameters[MAX_DECISIONS] = 0
     return pyspiel.GameType(
         short_name=name,
         long_name=f"ranchhand {cls.name}",
@@ -123,8 +129,14 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})
         players = int(given.pop("players", self.ranch_class.min_players))
-        self.ranch = self.ranch_class(players, **given)
+        asked = given.pop(MAX_DECISIONS, 0)
+        if isinstance(asked, bool) or not isinstance(asked, int) or asked < 0:
+            raise ValueError(f"{MAX_DECISIONS} must be a whole number >= 0, got {asked!r}")
+        options = {**getattr(self.ranch_class, "research_options", {}), **given}
+        self.ranch = self.ranch_class(players, **options)
         encoding = self.ranch.encoding()
+        self.max_decisions = min(asked, encoding.max_game_length) or encoding.max_game_length
+        """Decisions after which a game is cut (truncated: every return 0)."""
         self.wait = encoding.num_actions if self.ranch_class.simultaneous else None
         super().__init__(
             self.game_type,
@@ -135,9 +147,9 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
                 min_utility=-1.0,
                 max_utility=1.0,
                 utility_sum=None,
-                max_game_length=encoding.max_game_length,
+                max_game_length=self.max_decisions,
             ),
-            {"players": players, **self.ranch.options},
+            {"players": players, **self.ranch.options, MAX_DECISIONS: self.max_decisions},
         )
 
     def new_initial_state(self) -> OpenSpielState:
@@ -167,15 +179,18 @@ class _Engine:
     the original's attributes into it: this holder's deep copy is the engine's fast
     ``clone``, and a new game's engine state is only dealt when first used, so a
     clone never deals one to throw away. All changes go through :meth:`apply`,
-    which keeps ``player`` up to date.
+    which keeps ``player`` up to date and counts decisions: once ``limit`` are made
+    the game is over (``player`` is TERMINAL), cut with no winner.
     """
 
-    __slots__ = ("_player", "_state", "game")
+    __slots__ = ("_player", "_state", "decisions", "game", "limit")
 
-    def __init__(self, game: Game, state: State | None = None) -> None:
+    def __init__(self, game: Game, limit: int, state: State | None = None) -> None:
         self.game = game
+        self.limit = limit
         self._state = state
         self._player: int | None = None
+        self.decisions = 0
 
     @property
     def state(self) -> State:
@@ -186,19 +201,34 @@ class _Engine:
     @property
     def player(self) -> int:
         if self._player is None:
-            self._player = self.state.current_player()
+            player = self.state.current_player()
+            self._player = TERMINAL if self.decisions >= self.limit else player
         return self._player
+
+    @property
+    def cut(self) -> bool:
+        """Over by the decision limit rather than by the game's own end."""
+        return self.decisions >= self.limit and not self.state.is_terminal()
 
     def apply(self, action: Hashable, player: int) -> None:
         self.state.apply(action, player)
         self._player = None
 
+    def decided(self) -> None:
+        """One decision made: a player's action, or a simultaneous node's choices."""
+        self.decisions += 1
+        self._player = None
+
     def acting(self) -> tuple[int, ...]:
         player = self.player
+        if player == TERMINAL:
+            return ()
         return (player,) if player >= 0 else self.state.acting_players()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
-        return _Engine(self.game, self.state.clone())
+        twin = _Engine(self.game, self.limit, self.state.clone())
+        twin.decisions = self.decisions
+        return twin
 
 
 class OpenSpielState(pyspiel.State):  # type: ignore[misc]
@@ -210,7 +240,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: OpenSpielGame, state: State | None = None) -> None:
         super().__init__(game)
-        self._engine = _Engine(game.ranch, state)
+        self._engine = _Engine(game.ranch, game.max_decisions, state)
 
     @property
     def ranch(self) -> State:
@@ -259,6 +289,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
             engine.apply(encoding.index_to_chance(state, action), CHANCE)
         else:
             engine.apply(encoding.index_to_action(state, action, player), player)
+            engine.decided()
 
     def _apply_actions(self, actions: list[int]) -> None:
         engine = self._engine
@@ -270,6 +301,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         ]
         for player, action in chosen:
             engine.apply(action, player)
+        engine.decided()
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s observation tensor (default: the player to act), flat, as pyspiel's.
@@ -299,7 +331,10 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
             return f"chance outcome {action}" if player == CHANCE else encoding.action_label(action)
 
     def returns(self) -> list[float]:
-        return self._engine.state.returns()
+        engine = self._engine
+        if engine.cut:
+            return [0.0] * engine.game.players
+        return engine.state.returns()
 
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> OpenSpielState:
         """A state ``player`` cannot tell from this one, hidden cards redrawn (for IS-MCTS).
@@ -309,6 +344,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         """
         rng = random.Random(int(sampler() * 2**32))
         twin = OpenSpielState(self.get_game(), self._engine.state.resample(player, rng))
+        twin._engine.decisions = self._engine.decisions
         return twin
 
     def __str__(self) -> str:

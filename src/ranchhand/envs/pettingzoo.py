@@ -10,9 +10,14 @@ it from the seed given to ``reset(seed=...)``, the same way ``ranchhand play
 --seed`` does, so equal seeds and equal actions give equal games.
 
 **Rewards** come at the end: +1 to each winner and -1 to the others
-(``Outcome.returns``), 0 to all when nobody wins. ``max_cycles`` rounds (every
-player one turn each) end the game as truncated, through the game's own
-``max_turns`` option. An index outside the mask forfeits: the agent that sent it
+(``Outcome.returns``), 0 to all when nobody wins.
+
+**Every episode ends.** A game is cut, truncated with no winner, after ``max_cycles``
+decisions (``max_decisions``, the same count under its own name: one agent's step, or
+one simultaneous contest), by default after the encoding's ``max_game_length``; the
+game's own ``max_turns`` option cuts it after so many player turns. Rancho's
+``deals_per_turn`` is 8 here unless given (``0`` is the rulebook's unbounded trading).
+An index outside the mask forfeits: the agent that sent it
 gets -1, the others 0, and ``infos[agent]["illegal_action"]`` is True.
 
 **Simultaneous choices** (Glory Ranch's rock-paper-scissors) are asked one
@@ -31,14 +36,15 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from ranchhand.envs.table import Table, load_for_research
+from ranchhand.envs.table import Table, decision_limit, load_for_research
 
 
 class RanchEnv(AECEnv):  # type: ignore[misc]
     """``game_name`` for ``players`` (default: the fewest allowed) as agents taking turns.
 
     ``options`` are the game's own (``ranchhand games`` lists them, e.g.
-    ``max_turns``); ``max_cycles`` truncates the game after that many rounds of turns.
+    ``max_turns``); ``max_cycles`` (or ``max_decisions``) truncates the game after that
+    many decisions.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it as a class attribute)
@@ -54,13 +60,14 @@ class RanchEnv(AECEnv):  # type: ignore[misc]
         *,
         render_mode: str | None = None,
         max_cycles: int | None = None,
+        max_decisions: int | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
-        game = load_for_research(game_name, players, max_cycles, options)
-        self.table = Table(game)
+        game = load_for_research(game_name, players, options)
+        self.table = Table(game, decision_limit(game, max_cycles, max_decisions))
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"ranchhand_{game.id.replace('-', '_')}_v0"}
         self.possible_agents = [f"player_{p}" for p in range(game.players)]

@@ -21,41 +21,59 @@ from rich.console import Console
 from ranchhand.cli.view import SCREEN_WIDTH, GameView
 from ranchhand.core.errors import InvalidAction, OptionError
 from ranchhand.core.game import CHANCE, Game, State
-from ranchhand.core.registry import game_module, load
+from ranchhand.core.registry import game_class, game_module, load
 from ranchhand.core.runner import derive_seed
 
 
-def load_for_research(
-    game_name: str, players: int | None, max_cycles: int | None, options: Mapping[str, Any]
-) -> Game:
-    """Load a game whose encoding exists, with ``max_cycles`` turned into ``max_turns``.
+def load_for_research(game_name: str, players: int | None, options: Mapping[str, Any]) -> Game:
+    """Load a game whose encoding exists, with the adapters' defaults for its options.
 
-    A cycle is one round in which every player takes a turn, so ``max_cycles``
-    rounds are ``max_cycles * players`` player turns: the engine's own cut-off,
-    which ends the game as truncated.
+    A game class may name options whose rulebook default lets an episode run for ever
+    (``research_options``: Rancho's ``deals_per_turn``); the adapters set them unless the
+    caller gives a value, ``0`` included, which restores the rulebook.
     """
-    chosen = dict(options)
-    if max_cycles is not None:
-        if "max_turns" in chosen:
-            raise OptionError("give max_cycles or max_turns, not both")
-        if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
-            raise OptionError(f"max_cycles must be a whole number of 1 or more, got {max_cycles!r}")
-        chosen["max_turns"] = max_cycles * (players or load(game_name).players)
+    chosen = {**getattr(game_class(game_name), "research_options", {}), **options}
     game = load(game_name, players, **chosen)
     game.encoding()  # a game without an encoding fails here, with the reason, not mid-game
     return game
 
 
+def decision_limit(game: Game, max_cycles: int | None, max_decisions: int | None) -> int:
+    """The decisions after which an adapter cuts a game (truncated, no winner).
+
+    ``max_cycles`` (PettingZoo's name) and ``max_decisions`` are the same count, given
+    once; without either, the encoding's :attr:`~ranchhand.core.encoding.Encoding.max_game_length`,
+    so every episode ends by construction and that bound holds whatever the policy does.
+    """
+    if max_cycles is not None and max_decisions is not None:
+        raise OptionError("give max_cycles or max_decisions, not both (they are one count)")
+    given = max_cycles if max_cycles is not None else max_decisions
+    name = "max_cycles" if max_cycles is not None else "max_decisions"
+    if given is None:
+        return game.encoding().max_game_length
+    if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+        raise OptionError(f"{name} must be a whole number of 1 or more, got {given!r}")
+    return min(given, game.encoding().max_game_length)
+
+
 class Table:
-    """A game in progress under an adapter: its state, its chance generator, a forfeit.
+    """A game in progress under an adapter: its state, its chance generator, a forfeit,
+    and the count of decisions that cuts it.
 
     An index that names no legal action forfeits the game (the player who sent
     it loses and nobody else scores), as PettingZoo's classic games do with
     illegal moves: learning code that ignores the mask is told so by its returns.
+
+    A *decision* is one node where players choose: one player's action at an ordinary
+    node, all the choices at a simultaneous node (counted when its last player chooses),
+    as OpenSpiel counts ``max_game_length``. After ``max_decisions`` of them the game is
+    over, truncated, with no winner.
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, max_decisions: int | None = None) -> None:
         self.game = game
+        self.max_decisions = max_decisions or game.encoding().max_game_length
+        self.decisions = 0
         self.encoding = game.encoding()
         self.view: GameView = getattr(game_module(game.id), "VIEW", GameView())
         self._seeder = random.Random()
@@ -75,6 +93,7 @@ class Table:
         self._chance = random.Random(derive_seed(self.seed, "chance"))
         self.state = self.game.new_initial_state()
         self.forfeit = None
+        self.decisions = 0
         self.draw_chance()
 
     def acting(self) -> tuple[int, ...]:
@@ -95,21 +114,33 @@ class Table:
 
     def apply(self, player: int, action: Any) -> None:
         """Apply an engine action (a bot's choice) and then any chance that follows."""
-        self.state.apply(action, player)
+        state = self.state
+        if state.current_player() >= 0 or len(state.acting_players()) == 1:
+            self.decisions += 1  # the node's last choice: one decision
+        state.apply(action, player)
         self.draw_chance()
 
     def over(self) -> bool:
-        return self.forfeit is not None or self.state.is_terminal()
+        return self.forfeit is not None or self.state.is_terminal() or self.cut()
+
+    def cut(self) -> bool:
+        """The game reached ``max_decisions`` without ending (nor forfeit) first."""
+        return self.decisions >= self.max_decisions and not self.state.is_terminal()
 
     def truncated(self) -> bool:
-        """The game hit its ``max_turns`` cut-off (no winner) rather than ending by the rules."""
+        """The game was cut (``max_turns`` or ``max_decisions``, no winner) rather than
+        ending by the rules or a forfeit."""
+        if self.forfeit is not None:
+            return False
         outcome = self.state.outcome()
-        return self.forfeit is None and outcome is not None and outcome.truncated
+        return self.cut() or (outcome is not None and outcome.truncated)
 
     def returns(self) -> list[float]:
         """+1 for a winner, -1 for a loser, 0 for all at a cut-off; a forfeit is -1, others 0."""
         if self.forfeit is not None:
             return [-1.0 if p == self.forfeit else 0.0 for p in range(self.game.players)]
+        if self.cut():
+            return [0.0] * self.game.players
         return self.state.returns()
 
     def tensor(self, player: int) -> np.ndarray:

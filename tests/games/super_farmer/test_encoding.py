@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ranchhand.core import InvalidAction, OptionError
+from ranchhand.core import InvalidAction
 from ranchhand.core.registry import load
 from ranchhand.games.super_farmer.actions import DiceRoll
 from tests.games.super_farmer.helpers import table
@@ -50,7 +50,9 @@ def test_the_tensor_starts_with_the_observer() -> None:
     assert not np.array_equal(mine, theirs)
 
 
-def test_length_is_bounded_with_one_exchange_a_turn_only() -> None:
+def test_length_is_one_decision_a_turn_and_assumes_twenty_exchanges_under_many() -> None:
     assert load("super-farmer", 3, max_turns=50).encoding().max_game_length == 50
-    with pytest.raises(OptionError, match="exchanges=many"):
-        _ = load("super-farmer", 3, exchanges="many").encoding().max_game_length
+    # exchanges=many bounds nothing by the rules: the adapters enforce the assumed bound
+    assert load("super-farmer", 3, exchanges="many", max_turns=50).encoding().max_game_length == (
+        50 * 21
+    )

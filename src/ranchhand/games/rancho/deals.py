@@ -58,9 +58,20 @@ def frontier(state: RanchoState, player: int) -> int:
     return state.game.around(state.region(player)) & ~state.taken
 
 
+def limit_reached(state: RanchoState) -> str:
+    """The reason no deal is allowed once ``deals_per_turn`` deals were made this turn."""
+    limit = state.game.deal_limit
+    return (
+        f"you have made {state.deals} deals this turn, the most deals_per_turn={limit} "
+        "allows; roll the dice"
+    )
+
+
 def deal_problem(state: RanchoState, player: int, deal: Deal) -> str | None:
     """Why ``deal`` is not allowed for ``player`` now, or None if it is."""
     game = state.game
+    if game.deal_limit and state.deals >= game.deal_limit:
+        return limit_reached(state)
     board, values = game.board, game.values
     give, take = deal.give, deal.take
     mine, herd = state.animals[player], state.herd
@@ -315,6 +326,8 @@ def offered_deals(state: RanchoState, player: int) -> list[Deal]:
     inlined because this list is built at every expand decision of every game.
     """
     game = state.game
+    if game.deal_limit and state.deals >= game.deal_limit:
+        return []
     mine, herd = state.animals[player], state.herd
     region = state.region(player)
     full = state.land[player].bit_count() >= MAX_PASTURES

@@ -172,7 +172,8 @@ class RanchoEncoding(Encoding):
                 if index in out:
                     raise AssertionError(f"index {index} names {out[index]} and {action}")
                 out[index] = action
-        if rancho.phase == EXPAND:
+        limit = rancho.game.deal_limit
+        if rancho.phase == EXPAND and not (limit and rancho.deals >= limit):
             trades, win = self._expand_deals(rancho, player)
             for index, deal in trades:
                 out.setdefault(index, deal)
@@ -303,10 +304,16 @@ class RanchoEncoding(Encoding):
     @property
     def max_game_length(self) -> int:
         """Decisions in a game of ``max_turns`` turns (1000 without it), each turn at most
-        :data:`EXPAND_MOVES` deals and arrangements, a roll, an order, a dog decision per
-        player per strike, a return and two settle choices."""
+        :data:`EXPAND_MOVES` deals and arrangements (``2 * deals_per_turn + 1`` under that
+        option, a true bound), a roll, an order, a dog decision per player per strike, a
+        return and two settle choices. The research adapters cut a game at this bound, so
+        it holds there whatever the options."""
         turns = self.game.max_turns or TURNS_WITHOUT_LIMIT
-        per_turn = EXPAND_MOVES + 1 + 1 + 2 * self.game.players + 1 + 2
+        limit: int = self.game.options["deals_per_turn"]
+        # Under deals_per_turn an expand step is its deals, an "arrange safest" before
+        # each and after the last (a deal leaves the safest arrangement), and the roll.
+        expand = 2 * limit + 1 if limit else EXPAND_MOVES
+        per_turn = expand + 1 + 1 + 2 * self.game.players + 1 + 2
         return turns * per_turn
 
     # ----------------------------------------------------------- observations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ranchhand.core import ChanceOutcomes, Game, Option, OptionError
 from ranchhand.core.errors import GameDefinitionError
@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from ranchhand.games.rancho.encoding import RanchoEncoding
 
 _TABLES = load_tables()
+RESEARCH_DEALS_PER_TURN = 8
+"""``deals_per_turn`` under the research adapters unless given: in 30 greedy games at 2 and
+at 4 players no turn made more than 4 deals, so 8 leaves room to play and bounds a turn."""
+MAX_DEALS_PER_TURN = 1000
 
 
 class RanchoGame(Game):
@@ -56,7 +60,21 @@ class RanchoGame(Game):
             choices=tuple(_TABLES.dogs),
             choice_docs={name: doc for name, (doc, _rows) in _TABLES.dogs.items()},
         ),
+        Option(
+            "deals_per_turn",
+            0,
+            "The most trades and purchases a player may make in one expand step; 0 (the "
+            "rulebook: 'any number') sets no limit. With no limit a player may trade back "
+            "and forth for ever inside one turn, so the research adapters default to "
+            f"{RESEARCH_DEALS_PER_TURN}, which keeps every episode finite (greedy bots "
+            "make at most 4).",
+            minimum=0,
+            maximum=MAX_DEALS_PER_TURN,
+        ),
     )
+
+    research_options: ClassVar[dict[str, Any]] = {"deals_per_turn": RESEARCH_DEALS_PER_TURN}
+    """Options the research adapters (``ranchhand.envs``) set unless given: a bound on deals."""
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         super().__init__(players, **options)
@@ -74,6 +92,8 @@ class RanchoGame(Game):
         """Memo of deals.offered_deals by everything the list depends on."""
         self.routes: dict[tuple[int, ...], dict[int, list[tuple[str, ...]]]] = {}
         """Memo of deals.blocked_routes by the player and everyone's land (all it reads)."""
+        self.deal_limit: int = self.options["deals_per_turn"]
+        """Deals allowed in one expand step (0: any number, the rulebook's default)."""
         self.board = load_board(self.options["board"])
         if self.players not in self.board.pens_by_players:
             raise OptionError(
@@ -163,8 +183,8 @@ class RanchoGame(Game):
         numba missing (the ``fast`` extra), or a board too large for its masks. The fast
         package is imported here, on first call, so loading Rancho never loads numba.
         """
-        if policy != "greedy":
-            return None
+        if policy != "greedy" or self.deal_limit:
+            return None  # the compiled engine plays the rulebook's unbounded expand step
         if "_fast_playout" not in self.__dict__:
             playout: Playout | None
             try:

@@ -56,7 +56,7 @@ def state_to_json(state: RanchoState) -> dict[str, Any]:
 
     board, game = state.game.board, state.game
     strike = state.strike
-    return {
+    data: dict[str, Any] = {
         "player": state.player,
         "phase": PHASES[state.phase],
         "herd": dict(zip(KEYS, state.herd, strict=True)),
@@ -79,6 +79,9 @@ def state_to_json(state: RanchoState) -> dict[str, Any]:
         "eaten_value": state.eaten_value,
         "dogs_given": state.dogs_given,
     }
+    if game.deal_limit:  # the count decides what is legal only under deals_per_turn
+        data["deals"] = state.deals
+    return data
 
 
 def state_from_json(state: RanchoState, data: Mapping[str, Any]) -> RanchoState:
@@ -87,7 +90,10 @@ def state_from_json(state: RanchoState, data: Mapping[str, Any]) -> RanchoState:
 
     game = state.game
     players = game.players
-    exact_keys(data, FIELDS, "data")
+    limited = bool(game.deal_limit)
+    exact_keys(data, (*FIELDS, "deals") if limited else FIELDS, "data")
+    if limited:
+        state.deals = whole(data["deals"], "data.deals", 0, game.deal_limit)
     state.player = whole(data["player"], "data.player", 0, players - 1)
     state.phase = PHASES.index(choice(data["phase"], "data.phase", PHASES))
     state.herd = counts(data["herd"], "data.herd")

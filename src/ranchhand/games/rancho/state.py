@@ -82,6 +82,8 @@ class RanchoState(State):
         self.strikes: list[tuple[int, int]] = []
         self.winner = -1
         self.settled = False  # "roll and end turn": no settle step after breeding
+        self.deals = 0
+        """Trades and purchases made in this expand step (``deals_per_turn`` bounds them)."""
         self.eaten_value = 0
         self.dogs_given = 0
         self._views: dict[int | None, RanchoObservation] = {}
@@ -243,6 +245,7 @@ class RanchoState(State):
 
     def _deal(self, player: int, deal: DealAction) -> None:
         mine, herd, board = self.animals[player], self.herd, self.game.board
+        self.deals += 1
         for kind in range(6):
             mine[kind] += deal.take[kind] - deal.give[kind]
             herd[kind] += deal.give[kind] - deal.take[kind]
@@ -368,6 +371,7 @@ class RanchoState(State):
         self.player = (self.player + 1) % self.game.players
         self.phase = EXPAND
         self.settled = False
+        self.deals = 0
         self._end_turn()
 
     # --------------------------------------------------------------- return

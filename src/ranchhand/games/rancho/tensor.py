@@ -3,8 +3,9 @@
 Built from a :class:`~ranchhand.games.rancho.observation.RanchoObservation` alone, and
 only from what its ``to_json`` shows (phase, whose step, the herd, each player's animals,
 pastures and arrangement, the dice, predators and strikes of this roll, the winner, the
-turn). Seats are counted from the observer: block 0 is the observing player, block 1 the
-next player in turn order, and so on, so a network trained in one seat plays any seat.
+turn, the deals made this turn under ``deals_per_turn``). Seats are counted from the
+observer: block 0 is the observing player, block 1 the next player in turn order, and so
+on, so a network trained in one seat plays any seat.
 
 Counts are scaled into 0..1 by all the game's animals of their kind (the herd before
 setup, which depends on the player count and the dogs option), so every entry lies in
@@ -30,6 +31,9 @@ PREDATORS = tuple(sorted(PREDATOR_NAMES))
 """Fox then wolf, in the order of their one-hot slots."""
 STRIKES_SHOWN = 2
 """A roll brings at most a fox and a wolf: two strikes."""
+TURNS_SHOWN = 1000
+"""The turn counter reads turns / this, and turns beyond it as 1: it stays in 0..1 (greedy
+games last about 30 turns at two players, random ones about 60)."""
 CACHED = 50_000
 """Boards of owners and arrangements remembered before the memo starts afresh."""
 
@@ -76,6 +80,8 @@ class RanchoTensor:
             ("settled in advance ('roll and end turn')", 1),
             ("winner (one-hot, seats from the observer)", n),
             ("turns played, as a share of max_turns (0 without max_turns)", 1),
+            (f"turns played / {TURNS_SHOWN} (1 from then on)", 1),
+            ("deals made this expand step, as a share of deals_per_turn (0 without it)", 1),
         ]
         self.size = sum(length for _name, length in self.layout)
         self._price_slot = {price: i for i, price in enumerate(self.prices)}
@@ -186,4 +192,7 @@ class RanchoTensor:
         at += n
         if self.game.max_turns:
             out[at] = min(1.0, state.turn / self.game.max_turns)
+        out[at + 1] = min(state.turn, TURNS_SHOWN) / TURNS_SHOWN
+        if self.game.deal_limit:
+            out[at + 2] = state.deals / self.game.deal_limit
         return np.frombuffer(out, dtype=np.float32)

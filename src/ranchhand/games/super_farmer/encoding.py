@@ -13,7 +13,8 @@ order), so a roll keeps its number whatever the dice files say.
 The tensor is the observer's view as numbers in [0, 1], seats counted from the observer
 (the observer first, then the next to play): the herd and every farm as shares of the
 box, whose turn it is, the step, whether an exchange was made this turn, the last roll,
-and the winner.
+the winner and the turn (turns / 1000, and as a share of ``max_turns``), so a policy
+that sees the tensor knows how near a ``max_turns`` cut is.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ranchhand.core.encoding import Encoding
-from ranchhand.core.errors import InvalidAction, OptionError
+from ranchhand.core.errors import InvalidAction
 from ranchhand.games.super_farmer.actions import DiceRoll, Roll, Trade
 from ranchhand.games.super_farmer.exchanges import unit
 from ranchhand.games.super_farmer.tables import FACES, KEYS
@@ -35,6 +36,11 @@ if TYPE_CHECKING:
 
 TURNS_WITHOUT_LIMIT = 1000
 """Turns assumed by :attr:`max_game_length` when ``max_turns`` is 0 (as ``simulate`` does)."""
+MANY_EXCHANGES = 20
+"""Exchanges a turn assumed by :attr:`max_game_length` under ``exchanges=many``, whose
+rules bound none; the research adapters cut a game at that length, so it holds there."""
+TURNS_SHOWN = 1000
+"""The turn counter reads turns / this, and 1 from then on (the tensor stays in 0..1)."""
 
 
 class SuperFarmerEncoding(Encoding):
@@ -61,6 +67,8 @@ class SuperFarmerEncoding(Encoding):
             ("last roll: wolf die face", len(FACES)),
             ("last roll: fox die face", len(FACES)),
             ("winner (seats from the observer)", players),
+            (f"turns played / {TURNS_SHOWN} (1 from then on)", 1),
+            ("turns played, as a share of max_turns (0 without max_turns)", 1),
         ]
         self.size = sum(length for _, length in self.layout)
 
@@ -115,13 +123,12 @@ class SuperFarmerEncoding(Encoding):
     def max_game_length(self) -> int:
         """One decision a turn (an exchange, after which the dice roll, or ``roll``) over
         ``max_turns`` turns (1000 without it). With ``exchanges=many`` a turn may trade
-        back and forth without end, so there is no bound to give."""
+        back and forth without end: :data:`MANY_EXCHANGES` exchanges and the roll are
+        assumed, a bound the research adapters enforce by cutting the game there."""
+        turns = self.game.max_turns or TURNS_WITHOUT_LIMIT
         if self.game.options["exchanges"] != "one":
-            raise OptionError(
-                f"{self.game.id}: with exchanges=many a turn has no bound on its exchanges, so "
-                "the fixed encoding gives no game length; allowed: exchanges=one"
-            )
-        return self.game.max_turns or TURNS_WITHOUT_LIMIT
+            return turns * (MANY_EXCHANGES + 1)
+        return turns
 
     # ----------------------------------------------------------- observations
     @property
@@ -145,6 +152,8 @@ class SuperFarmerEncoding(Encoding):
         for face in seen["dice"] or [None, None]:
             parts.append([float(face == name) for name in FACES])
         parts.append([float(seat == seen["winner"]) for seat in seats])
+        turn, cap = seen["turn"], self.game.max_turns
+        parts.append([min(turn, TURNS_SHOWN) / TURNS_SHOWN, min(1.0, turn / cap) if cap else 0.0])
         return np.array([x for part in parts for x in part], dtype=np.float32)
 
     def observation_layout(self) -> list[tuple[str, int]]:

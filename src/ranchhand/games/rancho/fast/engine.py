@@ -50,6 +50,11 @@ class FastRancho:
     def __init__(self, game: Game) -> None:
         if not isinstance(game, RanchoGame):
             raise OptionError(f"the fast engine plays rancho only, not {game.id}")
+        if game.deal_limit:
+            raise OptionError(
+                "the fast engine plays the rulebook's expand step (deals_per_turn=0), not "
+                f"deals_per_turn={game.deal_limit}"
+            )
         self.game = game
         frames = frames_of(game)
         self.geometry = frames.geometry
