@@ -29,7 +29,7 @@ from ranchhand.cli.main import (
 from ranchhand.cli.safe import plain
 from ranchhand.core.errors import OptionError, RanchhandError, plural
 from ranchhand.core.options import parse_assignments
-from ranchhand.core.registry import canonical_name
+from ranchhand.core.registry import canonical_name, game_class
 from ranchhand.lab.backends import Backend, Progress, backend
 from ranchhand.lab.cells import runner
 from ranchhand.lab.store import Store, default_path
@@ -121,8 +121,16 @@ def sweep_command(
         str, typer.Option("--backend", help="Where games run: local (process pool) or ray.")
     ] = "local",
     address: AddressOption = None,
+    arena: Annotated[
+        str | None,
+        typer.Option(help="BOT1,BOT2,...: sweep the arena's lineups (kept as an arena run)."),
+    ] = None,
 ) -> None:
     """Simulate every combination of option values into the store, with the same seeds.
+
+    With ``--arena`` the lineups are the arena's (every pair of bots, one in each seat in
+    turn; each bot against itself), and the report rates the bots with intervals on every
+    pair's gap and the head-to-head counts.
 
     Games already in the store are reused, so an interrupted sweep resumes when run
     again. Ctrl-C stops cleanly, keeping every finished game (exit code 130).
@@ -140,8 +148,18 @@ def sweep_command(
             varied = parse_vary(vary or [], name)
             if "max_turns" not in dict(varied):  # the simulation cap, unless it is swept
                 base.setdefault("max_turns", str(_default_max_turns(name)))
-            lineups = tuple(_lineups(name, players, seats))
-            plan = Plan(name, lineups, varied, tuple(sorted(base.items())), games_, seed)
+            bots: tuple[str, ...] = ()
+            if arena:
+                from ranchhand.sim.arena import lineups as arena_lineups
+
+                bots = tuple(dict.fromkeys(b.strip() for b in arena.split(",") if b.strip()))
+                if len(bots) < 2 or seats:
+                    raise OptionError("--arena takes two bots or more, and no --seats")
+                count = players or max(2, game_class(name).min_players)
+                lineups = tuple(arena_lineups(bots, count))
+            else:
+                lineups = tuple(_lineups(name, players, seats))
+            plan = Plan(name, lineups, varied, tuple(sorted(base.items())), games_, seed, bots)
             settings = plan.settings()
             path = store or default_path()
             with (
@@ -152,8 +170,9 @@ def sweep_command(
                 task = progress.add_task(
                     f"sweeping {plural(len(settings), 'cell')}", total=len(settings) * games_
                 )
-                result = run_settings(settings, chosen, kept, "sweep", plan.command(), control,
-                                          _advancer(progress, task))  # fmt: skip
+                kind = "arena" if bots else "sweep"
+                result = run_settings(settings, chosen, kept, kind, plan.command(), control,
+                                      _advancer(progress, task))  # fmt: skip
         except RanchhandError as error:
             _fail(str(error))
             return

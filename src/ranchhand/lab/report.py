@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ranchhand.core.registry import load
-from ranchhand.lab import impact, plots
+from ranchhand.lab import impact, ladder, plots
 from ranchhand.lab.estimate import Estimate
 from ranchhand.lab.metrics import (
     EVALUATED,
@@ -293,15 +293,20 @@ def comparisons(shown: Sequence[Shown]) -> list[Comparison]:
     return corrected(found) if found else []
 
 
-def _significance(shown: Sequence[Shown], fair: dict[str, Fairness | None]) -> str:
+def _significance(
+    shown: Sequence[Shown], fair: dict[str, Fairness | None], arena: bool = False
+) -> str:
+    """Seat fairness per cell and the paired comparisons, in sentences. In an arena only
+    the lineups of identical bots test the seats, and lineups are not compared (the ladder
+    does that)."""
     items = []
     several = len(shown) > 1
     for s in shown:
         test = fair[s.label]
-        if test is not None:
+        if test is not None and not (arena and len(set(s.cell.cell.seats)) > 1):
             prefix = f"{s.label}: " if several else ""
             items += [html.escape(prefix + line) for line in test.sentences()]
-    compared = comparisons(shown)
+    compared = [] if arena else comparisons(shown)
     clear = [c for c in compared if c.significant]
     items += [html.escape(c.sentence(len(compared))) for c in clear]
     if compared:
@@ -340,7 +345,8 @@ def run_section(store: Store, run: Run) -> str:
         f"<p>{run.games} games per cell, started {html.escape(run.started)} UTC on the "
         f"{html.escape(run.backend)} backend. Reproduce it exactly with:</p>",
         f"<pre>{html.escape(run.command)}</pre>",
-        _significance(shown, fair),
+        _arena(run, shown),
+        _significance(shown, fair, run.kind == "arena"),
         _headline(shown, solitaire),
         _figure(
             plots.effects(pairs),
@@ -359,6 +365,15 @@ def run_section(store: Store, run: Run) -> str:
         ]
     parts += [_cell_section(s, fair[s.label]) for s in shown]
     return "\n".join(parts)
+
+
+def _arena(run: Run, shown: Sequence[Shown]) -> str:
+    """The ladder of an arena run (nothing for other runs)."""
+    if run.kind != "arena":
+        return ""
+    cells = [(s.cell.cell.seats, s.metrics) for s in shown]
+    report = ladder.ladder(run.game, shown[0].cell.cell.seed if shown else 0, cells)
+    return "" if report is None else ladder.section(report)
 
 
 def _definitions() -> str:

@@ -68,6 +68,9 @@ class Plan:
     base: tuple[tuple[str, str], ...]
     games: int
     seed: int
+    arena: tuple[str, ...] = ()
+    """The bots of an arena sweep: its lineups are the arena's (every pair with one bot in
+    each seat in turn, each bot against itself), all on the same seeds."""
 
     def settings(self) -> list[Setting]:
         """Every combination of lineup and varied option values, in the order given, each
@@ -97,7 +100,9 @@ class Plan:
         words = ["ranchhand", "sweep", canonical_name(self.game)]
         for name, values in self.varied:
             words += ["--vary", f"{name}={','.join(values)}"]
-        for seats in self.lineups:
+        if self.arena:
+            words += ["--arena", ",".join(self.arena), "--players", str(len(self.lineups[0]))]
+        for seats in () if self.arena else self.lineups:
             words += ["--seats", ",".join(seats)]
         for name, value in sorted(self.base):
             words += ["--option", f"{name}={value}"]

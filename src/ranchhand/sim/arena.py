@@ -11,7 +11,8 @@ won, lost, or drew (a shared win, a truncated game). Bradley-Terry strengths are
 to those matches (Hunter's MM iteration, with half a win each way per pair so that a
 bot that never loses keeps a finite rating) and shown on the Elo scale, ``random`` at 0
 when it plays (else the mean at 0), with 95% intervals from a seeded bootstrap of the
-games. Seat effects are each seat's share of wins in the games of identical bots, and
+games, and from the same resamples an interval on every pair's rating gap. Seat effects
+are each seat's share of wins in the games of identical bots, and
 "luck and skill" sets the strongest bot's win-rate gap over ``random`` (its head-to-head
 rate minus random's) next to the first seat's gap over the second in identical-bot games.
 """
@@ -114,9 +115,11 @@ def elo(bots: Sequence[str], logs: dict[str, float]) -> dict[str, float]:
 
 def _bootstrap(
     bots: Sequence[str], pairs: dict[tuple[str, str], list[float]], rng: random.Random
-) -> dict[str, tuple[float, float]]:
-    """95% intervals of the Elo ratings: the games of each pair redrawn with replacement
-    (with the prior's half win each way, so a pair one bot always won still varies)."""
+) -> tuple[dict[str, tuple[float, float]], dict[tuple[str, str], tuple[float, float]]]:
+    """95% intervals of the Elo ratings and of every pair's rating gap: the games of each
+    pair redrawn with replacement (with the prior's half win each way, so a pair one bot
+    always won still varies). A gap's interval comes from the same resamples, so it is
+    narrower than the two ratings' intervals side by side suggest."""
     samples: dict[str, list[float]] = {bot: [] for bot in bots}
     for _ in range(BOOTSTRAP):
         redrawn = {}
@@ -128,11 +131,19 @@ def _bootstrap(
             redrawn[key] = [float(picks.count(k)) for k in (0, 1, 2)]
         for bot, rating in elo(bots, bradley_terry(bots, redrawn, 200)).items():
             samples[bot].append(rating)
-    intervals = {}
-    for bot, values in samples.items():
-        values.sort()
-        intervals[bot] = (values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1])
-    return intervals
+    intervals = {bot: _percentiles(values) for bot, values in samples.items()}
+    gaps = {
+        (a, b): _percentiles([x - y for x, y in zip(samples[a], samples[b], strict=True)])
+        for i, a in enumerate(bots)
+        for b in bots[i + 1 :]
+    }
+    return intervals, gaps
+
+
+def _percentiles(values: list[float]) -> tuple[float, float]:
+    """The 2.5th and 97.5th percentiles, as the ratings' intervals have always been read."""
+    ordered = sorted(values)
+    return ordered[int(0.025 * len(ordered))], ordered[int(0.975 * len(ordered)) - 1]
 
 
 @dataclass
@@ -144,6 +155,10 @@ class ArenaReport:
     table: list[Lineup]
     ratings: dict[str, float] = field(default_factory=dict)
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    gaps: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
+    """(a, b) -> the 95% interval of a's rating minus b's (bots in the order given)."""
+    counts: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    """(a, b) sorted -> [a's wins, b's wins, draws] in their games against each other."""
     head_to_head: dict[str, dict[str, float]] = field(default_factory=dict)
     seats: list[float] = field(default_factory=list)
     luck_and_skill: dict[str, Any] = field(default_factory=dict)
@@ -165,6 +180,19 @@ class ArenaReport:
             "head_to_head": {
                 a: {b: round(r, 4) for b, r in row.items()} for a, row in self.head_to_head.items()
             },
+            "gaps": [
+                {
+                    "a": a,
+                    "b": b,
+                    "elo_gap": round(self.ratings[a] - self.ratings[b], 1),
+                    "ci95": [round(low, 1), round(high, 1)],
+                }
+                for (a, b), (low, high) in self.gaps.items()
+            ],
+            "head_to_head_counts": [
+                {"a": a, "b": b, "a_wins": wa, "b_wins": wb, "draws": d}
+                for (a, b), (wa, wb, d) in self.counts.items()
+            ],
             "seat_win_rates": [round(x, 4) for x in self.seats],
             "luck_and_skill": self.luck_and_skill,
             "lineups": [
@@ -182,7 +210,10 @@ def analyse(
     pairs = _pair_results(table)
     report = ArenaReport(game, players, bots, seed, table)
     report.ratings = elo(bots, bradley_terry(bots, pairs))
-    report.intervals = _bootstrap(bots, pairs, random.Random(derive_seed(seed, "bootstrap")))
+    report.intervals, report.gaps = _bootstrap(
+        bots, pairs, random.Random(derive_seed(seed, "bootstrap"))
+    )
+    report.counts = pairs
     for (a, b), (wa, wb, draws) in pairs.items():
         n = wa + wb + draws
         if n:
