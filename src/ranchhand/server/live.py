@@ -3,14 +3,21 @@
 
 Chance is drawn from ``Random(derive_seed(seed, "chance", step))`` and bots from
 ``derive_seed(seed, "bots", step)``, so no generator state is kept anywhere.
+
+Bots that answer in microseconds (``random``, ``greedy`` and the games' own) may move
+right after a person's move, inside its request, within a small :class:`Budget` of
+moves and CPU time. Search bots (:func:`is_search`) never do: the server's bot runner
+has them decide in its process pool (:mod:`ranchhand.server.botpool`).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import random
 import secrets
+import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,6 +31,35 @@ from ranchhand.server.errors import WrongToken
 HUMAN = "human"
 MAX_SETTLE_STEPS = 100_000
 """A guard: a move followed by more bot and chance moves than this is a bug, not a game."""
+INLINE_STEPS = 500
+"""Chance and cheap bot moves played at most inside one request (or one runner chunk)."""
+INLINE_CPU = 0.05
+"""CPU seconds of one thread those moves may take at most (checked after each move)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much bot and chance work :meth:`Live.settle` may do in one go.
+
+    Only cheap bots move within a budget; a search bot due stops it. The defaults fit
+    every game's whole bots-only game of cheap bots with two players, and the longest
+    bot turns measured (a 6-player Rancho turn of random bots), in a request.
+    """
+
+    steps: int = INLINE_STEPS
+    cpu: float = INLINE_CPU
+
+
+@functools.lru_cache(maxsize=256)
+def is_search(game: str, kind: str) -> bool:
+    """Is ``kind`` a search bot in ``game`` (seconds a decision: never inside a request)?"""
+    if kind == HUMAN:
+        return False
+    from ranchhand.bots.ismcts import ISMCTSBot
+
+    factory = bot_factory(game, kind)
+    made = getattr(factory, "func", factory)
+    return isinstance(made, type) and issubclass(made, ISMCTSBot)
 
 
 def new_token() -> str:
@@ -101,6 +137,10 @@ class Live:
     updated: float = 0.0
     bots: dict[int, tuple[str, Any]] = field(default_factory=dict)
     """Each bot seat's bot (kind, object), shared by forks: some bots remember a turn."""
+    expired: bool = False
+    """Closed by the server (no move for too long): nothing more is played."""
+    bot_cpu: float = 0.0
+    """CPU seconds its search bots have used so far (the ``tables.bot_cpu`` column)."""
 
     @property
     def step(self) -> int:
@@ -176,10 +216,20 @@ class Live:
         rng = random.Random(derive_seed(self.meta.seed, "chance", self.step))
         self.apply(CHANCE, self.state.sample_chance(rng))
 
-    def settle(self, *, bots: bool) -> None:
-        """Play chance, and with ``bots`` every bot move due, until a person must act."""
-        for _ in range(MAX_SETTLE_STEPS):
+    def settle(self, *, bots: bool, budget: Budget | None = None) -> None:
+        """Play chance, and with ``bots`` the bot moves due, until a person must act.
+
+        With a ``budget`` (what the server gives) only cheap bots move, and only while it
+        lasts: a search bot due, or the budget spent, ends it early and the server's bot
+        runner goes on from there. Without one every bot moves here, search bots too.
+        """
+        started = time.thread_time()
+        for done in range(MAX_SETTLE_STEPS):
             if self.state.is_terminal():
+                return
+            if budget is not None and (
+                done >= budget.steps or time.thread_time() - started > budget.cpu
+            ):
                 return
             if self.state.current_player() == CHANCE:
                 self.chance_move()
@@ -187,7 +237,10 @@ class Live:
             due = [p for p in self.state.acting_players() if self.meta.kinds[p] != HUMAN]
             if not bots or not due:
                 return
-            self.bot_move(due[0], self.meta.kinds[due[0]])
+            kind = self.meta.kinds[due[0]]
+            if budget is not None and is_search(self.meta.game, kind):
+                return
+            self.bot_move(due[0], kind)
         raise RanchhandError(f"table {self.meta.id}: {MAX_SETTLE_STEPS} moves without a person")
 
     def bots_due(self) -> list[int]:

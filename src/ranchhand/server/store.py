@@ -15,7 +15,11 @@ Three tables hold everything:
   at once safe: both try to write the same step, the database keeps one.
 
 A finished table's "play again" table is ``tables.next_table`` (migration 0003), and
-the rematch names its origin in ``rematch_of``.
+the rematch names its origin in ``rematch_of``. Migration 0004 adds what bounds a
+table's costs: ``creator`` (a keyed hash of the creating client's address, to count
+its open tables), ``bot_cpu`` (its search bots' CPU seconds, for the cap) and the
+search lease (``bot_lease_step``, ``bot_lease_until``: one process computes a step's
+decision), and ``server_keys`` (the random secret that keys client hashes).
 
 SQLite is the default (a file, WAL mode, a busy timeout); PostgreSQL is reached
 with ``postgresql+psycopg://``. ``migrate`` brings any database to the newest
@@ -81,8 +85,21 @@ tables = Table(
     Column("updated", Double, nullable=False),
     Column("next_table", String(32), nullable=True),
     Column("rematch_of", String(32), nullable=True),
+    Column("creator", String(64), nullable=True),
+    Column("bot_cpu", Double, nullable=False, server_default=text("0")),
+    Column("bot_lease_step", Integer, nullable=True),
+    Column("bot_lease_until", Double, nullable=True),
     Index("ix_tables_status_updated", "status", "updated"),
+    Index("ix_tables_creator_status", "creator", "status"),
 )
+
+server_keys = Table(
+    "server_keys",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)
+"""Named secrets of the server, made at random by the migration that adds them."""
 
 seats = Table(
     "seats",

@@ -13,10 +13,20 @@ two moves for one step the database keeps the first, the second fails with an
 IntegrityError and is refused as stale (or checked again, see :meth:`act`).
 Chance is drawn from ``Random(derive_seed(seed, "chance", step))`` and bots from
 ``derive_seed(seed, "bots", step)``, so no generator state is kept anywhere.
+
+Inside a request only chance and cheap bots move, within a small budget
+(:class:`~ranchhand.server.live.Budget`); search bots, and whatever the budget left,
+are the bot runner's (:mod:`ranchhand.server.bots`): :meth:`TableService.due` says
+what a table waits for, :meth:`~TableService.advance` does cheap work in this process,
+:meth:`~TableService.job` and :meth:`~TableService.apply_decision` carry a search
+decision to the process pool and back. A table with no change for long enough is
+closed (:meth:`~TableService.expire`): status ``expired``, nothing more is played.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import random
 import secrets
@@ -25,27 +35,29 @@ import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, true, update
+from sqlalchemy import Engine, and_, exists, func, insert, not_, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from ranchhand import __version__
 from ranchhand.core.data import files_allowed
 from ranchhand.core.errors import ActionError, DataError, OptionError, RanchhandError
-from ranchhand.core.game import CHANCE, Game
+from ranchhand.core.game import Game
 from ranchhand.core.records import Record, Step
 from ranchhand.core.registry import bot_factory, bot_names, canonical_name, load
 from ranchhand.server import store
+from ranchhand.server.botpool import Job
 from ranchhand.server.errors import (
     BadRequest,
     Conflict,
     NeedsToken,
     NoSuchTable,
+    TableError,
     WrongToken,
 )
-from ranchhand.server.live import HUMAN, Live, Meta, new_token, token_hash
+from ranchhand.server.live import HUMAN, Budget, Live, Meta, is_search, new_token, token_hash
 
 log = logging.getLogger("ranchhand.server")
 
@@ -53,6 +65,22 @@ MAX_NAME = 32
 CACHE_SIZE = 512
 """Tables whose state is kept in memory; others are rebuilt from their log when needed."""
 LOBBY_LIMIT = 100
+EXPIRED = "expired"
+"""The status of a table the server closed after no change for too long."""
+EXPIRE_BATCH = 500
+"""Tables closed at most by one :meth:`TableService.expire` (the next sweep does the rest)."""
+
+
+DUE_COLUMNS = (
+    "status", "step", "to_act", "updated", "bot_delay", "clock", "clock_bot", "game", "bot_cpu"
+)  # fmt: skip
+"""What :meth:`TableService.due` reads of a table's row."""
+
+
+class Gone(TableError):
+    """410: the table was closed by the server (it expired); nothing more is played."""
+
+    status = 410
 
 
 @dataclass(frozen=True)
@@ -78,8 +106,18 @@ class Due:
 
     table_id: str
     step: int
-    kind: str  # "bot" or "clock"
+    kind: str  # "bot" (no seats: chance) or "clock"
     at: float
+    seats: tuple[int, ...] = ()
+    """The seats to play: the bot due, or every silent person when the clock runs out."""
+    bot: str = ""
+    """The bot that plays them."""
+    search: bool = False
+    """That bot searches (seconds a decision): the process pool plays it."""
+    people: bool = True
+    """Someone sits at the table (its work goes before bots-only tables')."""
+    bot_cpu: float = 0.0
+    """CPU seconds its search bots have used so far."""
 
 
 @dataclass(frozen=True)
@@ -94,11 +132,16 @@ class Moved:
 class TableService:
     """Tables in one database, with a cache of their states; thread-safe."""
 
-    def __init__(self, engine: Engine, *, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(
+        self, engine: Engine, *, cache_size: int = CACHE_SIZE, inline: Budget | None = None
+    ) -> None:
         self.engine = engine
         self.cache_size = cache_size
+        self.inline = inline or Budget()
+        """The bot and chance work a request may do after a person's move."""
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
+        self._client_secret: bytes | None = None
 
     # ------------------------------------------------------------ creating
     def create(
@@ -113,11 +156,14 @@ class TableService:
         clock: float | None = None,
         clock_bot: str | None = None,
         open_seats: Sequence[int] = (),
+        creator: str | None = None,
     ) -> Created:
-        """A new table; chance and any bot moves due before a person acts are played.
+        """A new table; chance and cheap bot moves due before a person acts are played
+        (within the inline budget: the bot runner plays the rest, and every search bot).
 
         ``open_seats`` are human seats left free for anyone to :meth:`claim`: they get
-        no token now. The other human seats' tokens go to the creator.
+        no token now. The other human seats' tokens go to the creator. ``creator`` is
+        the creating client's key (:meth:`client_key`), counted by :meth:`open_tables_by`.
         """
         try:
             name = canonical_name(game)
@@ -139,7 +185,7 @@ class TableService:
         shown = _names(names, kinds)
         free = _open_seats(open_seats, kinds)
         if HUMAN not in kinds and bot_delay <= 0:
-            bot_delay = 0.0  # a bots-only table with no delay plays out at once
+            bot_delay = 0.0  # a bots-only table with no delay plays as fast as its bots
         tokens = {
             seat: new_token()
             for seat, kind in enumerate(kinds)
@@ -163,7 +209,8 @@ class TableService:
             open=tuple(s in free for s in range(len(kinds))),
         )
         live = Live(meta, loaded, loaded.new_initial_state(), updated=now)
-        live.settle(bots=meta.bot_delay == 0)
+        live.settle(bots=meta.bot_delay == 0, budget=self.inline)
+        row = {"creator": creator} if creator is not None else {}
         with self.engine.begin() as db:
             db.execute(
                 insert(store.tables).values(
@@ -178,6 +225,7 @@ class TableService:
                     clock_bot=meta.clock_bot,
                     created=now,
                     **_progress(live, now),
+                    **row,
                 )
             )
             db.execute(
@@ -225,11 +273,14 @@ class TableService:
         """The tables a lobby lists, newest first: public facts only.
 
         ``free`` is the seats anyone may claim now (open, and the game not over);
-        ``free_only`` keeps only the tables that have one.
+        ``free_only`` keeps only the tables that have one. Expired tables are listed
+        only when asked for by ``status``.
         """
         query = select(store.tables).order_by(store.tables.c.updated.desc()).limit(limit)
         if status is not None:
             query = query.where(store.tables.c.status == status)
+        else:
+            query = query.where(store.tables.c.status != EXPIRED)
         if free_only:
             query = query.where(
                 store.tables.c.status == "playing",
@@ -284,9 +335,13 @@ class TableService:
         return listed
 
     def record(self, table_id: str) -> Record:
-        """The finished table's record (``ranchhand-record/1``), seed included."""
+        """The finished table's record (``ranchhand-record/1``), seed included.
+
+        An expired table's game can never go on here, so its record (the game so far,
+        no outcome) is given too: it can be replayed or resumed at the terminal.
+        """
         live = self.current(table_id)
-        if not live.finished:
+        if not live.finished and not live.expired:
             raise Conflict("the game is not over; its record (with the seed) comes at the end")
         meta = live.meta
         record = Record(
@@ -317,6 +372,7 @@ class TableService:
             live = self.current(table_id)
             seat = live.meta.seat_of(token)
             assert seat is not None
+            _refuse_expired(live)
             if live.finished:
                 raise Conflict("the game is over")
             if live.meta.kinds[seat] != HUMAN:
@@ -339,8 +395,8 @@ class TableService:
                 raise BadRequest(str(error)) from None
             work = live.fork()
             work.apply(seat, action)
-            work.settle(bots=live.meta.bot_delay == 0)
-            if self._commit(work, live.step):
+            work.settle(bots=live.meta.bot_delay == 0, budget=self.inline)
+            if self._commit(work, live):
                 log.info(
                     "table %s: %s moved at step %d (%d steps committed)",
                     table_id,
@@ -366,6 +422,7 @@ class TableService:
         mine = live.meta.seat_of(token)
         if mine != seat:
             raise WrongToken(f"this token is not seat {seat}'s")
+        _refuse_expired(live)
         if live.finished:
             raise Conflict("the game is over")
         if kind != HUMAN:
@@ -398,6 +455,7 @@ class TableService:
         meta = live.meta
         if not 0 <= seat < meta.players:
             raise NoSuchTable(f"no seat {seat} at this table (seats 0 to {meta.players - 1})")
+        _refuse_expired(live)
         if live.finished:
             raise Conflict("the game is over")
         if not meta.is_open(seat):
@@ -431,43 +489,285 @@ class TableService:
         return Claimed(seat, token, self.current(table_id))
 
     def due(self, table_id: str) -> Due | None:
-        """What the server itself must do next at this table, and when, if anything."""
-        live = self.current(table_id)
-        if live.finished:
+        """What the server itself must do next at this table, and when, if anything.
+
+        Read from the table's row and seats alone (one query, no replay): every
+        process hears of every change and asks this, most often to learn "nothing".
+        """
+        t, s = store.tables.c, store.seats.c
+        query = (
+            select(*(t[name] for name in DUE_COLUMNS), s.kind)
+            .select_from(store.tables.join(store.seats, s.table_id == t.id))
+            .where(t.id == table_id)
+            .order_by(s.seat)
+        )
+        with self.engine.connect() as db:
+            rows = db.execute(query).all()
+        if not rows:
+            raise NoSuchTable(f"no table {table_id!r}")
+        first = rows[0]
+        if first.status != "playing":
             return None
-        if live.bots_due():
-            return Due(table_id, live.step, "bot", live.updated + live.meta.bot_delay)
-        if live.state.current_player() == CHANCE:
-            return Due(table_id, live.step, "bot", live.updated)
-        if live.meta.clock is not None:
-            return Due(table_id, live.step, "clock", live.updated + live.meta.clock)
+        kinds = [row.kind for row in rows]
+        to_act = [p for p in first.to_act if 0 <= p < len(kinds)]
+        base = Due(
+            table_id, first.step, "bot", first.updated,
+            people=HUMAN in kinds, bot_cpu=float(first.bot_cpu),
+        )  # fmt: skip
+        bots = [p for p in to_act if kinds[p] != HUMAN]
+        if bots:
+            kind = kinds[bots[0]]
+            return replace(
+                base,
+                at=first.updated + first.bot_delay,
+                seats=(bots[0],),
+                bot=kind,
+                search=is_search(first.game, kind),
+            )
+        if not to_act:  # a chance node (the game is not over): chance is cheap
+            return base
+        if first.clock is not None:
+            return replace(
+                base,
+                kind="clock",
+                at=first.updated + first.clock,
+                seats=tuple(to_act),
+                bot=first.clock_bot,
+                search=is_search(first.game, first.clock_bot),
+            )
         return None
 
-    def advance(self, table_id: str, step: int, kind: str) -> Moved | None:
-        """Do what :meth:`due` said, if the table is still at ``step``; None if not."""
+    def advance(
+        self, table_id: str, step: int, kind: str, *, fallback: bool = False
+    ) -> Moved | None:
+        """Do cheap work :meth:`due` said, if the table is still at ``step``; None if not.
+
+        ``kind`` "bot": chance, or the cheap bot due, then chance and cheap bots within
+        the inline budget. "clock": the clock bot moves for every silent person. With
+        ``fallback`` the game's cheap bot moves instead of the seat's or clock's own (a
+        search that failed). A search bot never moves here.
+        """
+        cheap = _default_bot(self.current(table_id).meta.game) if fallback else None
         live = self.current(table_id)
-        if live.step != step or live.finished:
+        if live.step != step or live.finished or live.expired:
             return None
         work = live.fork()
+        delayless = live.meta.bot_delay == 0
         if kind == "clock":
             if live.meta.clock is None or time.time() < live.updated + live.meta.clock:
+                return None
+            chosen = cheap or live.meta.clock_bot
+            if is_search(live.meta.game, chosen):
                 return None
             silent = [p for p in work.state.acting_players() if live.meta.kinds[p] == HUMAN]
             for seat in silent:
                 if seat in work.state.acting_players():
-                    work.bot_move(seat, live.meta.clock_bot)
-            work.settle(bots=live.meta.bot_delay == 0)
+                    work.bot_move(seat, chosen)
+            work.settle(bots=delayless, budget=self.inline)
             what = f"the clock ran out for {', '.join(map(live.meta.label, silent))}"
         else:
             due = work.bots_due()
             if due:
-                work.bot_move(due[0], live.meta.kinds[due[0]])
-            work.settle(bots=live.meta.bot_delay == 0)
+                chosen = cheap or live.meta.kinds[due[0]]
+                if is_search(live.meta.game, chosen):
+                    return None
+                work.bot_move(due[0], chosen)
+            work.settle(bots=delayless, budget=self.inline)
             what = "bots moved" if due else "chance"
-        if work.step == live.step or not self._commit(work, live.step):
+        if work.step == live.step or not self._commit(work, live):
             return None
         log.info("table %s: %s at step %d", table_id, what, live.step)
         return Moved(work, None, live.step)
+
+    def job(self, due: Due) -> tuple[Job, float] | None:
+        """The pool's work for a search ``due`` (and the ``updated`` it was made at), or
+        None if the table moved on meanwhile."""
+        live = self.current(due.table_id)
+        if live.step != due.step or live.finished or live.expired:
+            return None
+        acting = live.state.acting_players()
+        if due.kind == "clock":
+            if live.meta.clock is None or time.time() < live.updated + live.meta.clock:
+                return None
+            plays = [(p, due.bot) for p in acting if live.meta.kinds[p] == HUMAN]
+        else:
+            plays = [(p, due.bot) for p in due.seats if p in acting]
+        if not plays:
+            return None
+        meta = live.meta
+        job = Job(
+            meta.id, meta.game, meta.players, dict(meta.options), meta.seed,
+            tuple(live.moves), tuple(plays),
+        )  # fmt: skip
+        return job, live.updated
+
+    def apply_decision(
+        self, table_id: str, step: int, updated: float, made: Sequence[tuple[int, str]], cpu: float
+    ) -> Moved | None:
+        """Commit the pool's decisions (``made``, costing ``cpu`` seconds) for the table
+        as it was at ``step`` and ``updated``, then chance and cheap bots within the inline
+        budget; None if the table changed meanwhile (the decisions are dropped).
+
+        ActionError if a decision is no action of its seat (the runner falls back)."""
+        live = self.current(table_id)
+        if live.step != step or live.updated != updated or live.finished or live.expired:
+            return None
+        work = live.fork()
+        for seat, text in made:
+            if seat not in work.state.acting_players():
+                raise ActionError(f"seat {seat} is not to act at step {work.step}")
+            work.apply(seat, work.state.parse_action(text, seat))
+        work.bot_cpu = live.bot_cpu + cpu
+        work.settle(bots=live.meta.bot_delay == 0, budget=self.inline)
+        if work.step == live.step or not self._commit(work, live, {"bot_cpu": work.bot_cpu}):
+            return None
+        log.info(
+            "table %s: search bots moved at step %d (%.2f s of CPU, %.1f s in all)",
+            table_id,
+            live.step,
+            cpu,
+            work.bot_cpu,
+        )
+        return Moved(work, None, live.step)
+
+    def lease(self, table_id: str, step: int, seconds: float) -> float:
+        """Take the table's search lease for ``step`` (0.0), or learn until when another
+        process holds it (its end, a time): only one process computes a decision."""
+        t = store.tables.c
+        now = time.time()
+        with self.engine.begin() as db:
+            taken = db.execute(
+                update(store.tables)
+                .where(
+                    t.id == table_id,
+                    t.status == "playing",
+                    t.step == step,
+                    or_(
+                        t.bot_lease_until.is_(None),
+                        t.bot_lease_until < now,
+                        t.bot_lease_step != step,
+                    ),
+                )
+                .values(bot_lease_step=step, bot_lease_until=now + seconds)
+            )
+            if taken.rowcount == 1:
+                return 0.0
+            until = db.execute(
+                select(t.bot_lease_until).where(t.id == table_id, t.bot_lease_step == step)
+            ).scalar_one_or_none()
+        return float(until) if until is not None else now
+
+    def release(self, table_id: str, step: int) -> None:
+        """Give up the search lease for ``step`` (its decision was not committed)."""
+        t = store.tables.c
+        with self.engine.begin() as db:
+            db.execute(
+                update(store.tables)
+                .where(t.id == table_id, t.bot_lease_step == step)
+                .values(bot_lease_until=None)
+            )
+
+    def downgrade(self, table_id: str, limit: float) -> bool:
+        """The table's search bots spent their CPU (``limit`` seconds): each search seat,
+        and a searching clock bot, becomes the game's cheap bot (greedy, else random) for
+        the rest of the game, in the database, so every view shows who plays now.
+
+        False if nothing changed (no search bot left)."""
+        live = self.current(table_id)
+        if live.finished or live.expired:
+            return False
+        game = live.meta.game
+        fallback = _default_bot(game)
+        seats = [p for p, kind in enumerate(live.meta.kinds) if is_search(game, kind)]
+        clock = is_search(game, live.meta.clock_bot)
+        if not seats and not clock:
+            return False
+        t, s = store.tables.c, store.seats.c
+        with self.engine.begin() as db:
+            if seats:
+                db.execute(
+                    update(store.seats)
+                    .where(s.table_id == table_id, s.seat.in_(seats))
+                    .values(kind=fallback)
+                )
+            values: dict[str, Any] = {"updated": time.time()}
+            if clock:
+                values["clock_bot"] = fallback
+            db.execute(update(store.tables).where(t.id == table_id).values(**values))
+        self.forget(table_id)
+        log.warning(
+            "table %s: its search bots used %.0f s of CPU (the cap is %g s); seats %s%s "
+            "play as %s from now on",
+            table_id,
+            live.bot_cpu,
+            limit,
+            ", ".join(map(str, seats)) or "none",
+            " and the clock" if clock else "",
+            fallback,
+        )
+        return True
+
+    def expire(
+        self, idle: float, idle_bots_only: float, now: float | None = None
+    ) -> list[tuple[str, int]]:
+        """Close every playing table with no change for ``idle`` seconds (``idle_bots_only``
+        for a table where nobody sits): status ``expired``, nothing more is played.
+
+        Returns each closed table's id and step (at most :data:`EXPIRE_BATCH`). Each is
+        closed by a conditional UPDATE, so a move committed meanwhile keeps its table open.
+        """
+        now = time.time() if now is None else now
+        t, s = store.tables.c, store.seats.c
+        people = exists(select(s.seat).where(s.table_id == t.id, s.kind == HUMAN))
+        stale = and_(
+            t.status == "playing",
+            or_(
+                and_(people, t.updated < now - idle),
+                and_(not_(people), t.updated < now - idle_bots_only),
+            ),
+        )
+        closed = []
+        with self.engine.begin() as db:
+            rows = db.execute(select(t.id, t.step, t.updated).where(stale).limit(EXPIRE_BATCH))
+            for table_id, step, updated in rows.all():
+                done = db.execute(
+                    update(store.tables)
+                    .where(t.id == table_id, t.status == "playing", t.updated == updated)
+                    .values(status=EXPIRED, updated=now)
+                )
+                if done.rowcount == 1:
+                    closed.append((table_id, step))
+        for table_id, step in closed:
+            self.forget(table_id)
+            log.info("table %s expired at step %d: no change for too long", table_id, step)
+        return closed
+
+    def open_tables_by(self, client: str) -> int:
+        """How many tables the client with key ``client`` created that are still playing."""
+        t = store.tables.c
+        with self.engine.connect() as db:
+            count = db.execute(
+                select(func.count()).where(t.creator == client, t.status == "playing")
+            ).scalar_one()
+        return int(count)
+
+    def client_key(self, address: str) -> str:
+        """A client's key: an HMAC of its address keyed by the database's own secret
+        (``server_keys``), the same in every process, not the address (nor a plain hash
+        of it, which anyone could reverse by trying every IPv4 address)."""
+        if self._client_secret is None:
+            self._client_secret = self._secret("client")
+        mac = hmac.new(self._client_secret, address.encode("utf-8", "surrogatepass"), "sha256")
+        return mac.hexdigest()[:32]
+
+    def _secret(self, name: str) -> bytes:
+        keys = store.server_keys.c
+        with self.engine.begin() as db:
+            value = db.execute(select(keys.value).where(keys.name == name)).scalar_one_or_none()
+            if value is None:  # a database whose migration made none: make it now
+                value = secrets.token_hex(32)
+                db.execute(insert(store.server_keys).values(name=name, value=value))
+        return hashlib.sha256(value.encode("ascii")).digest()
 
     def playing(self) -> list[str]:
         """Every table still being played (to resume their bots and clocks on start)."""
@@ -478,20 +778,33 @@ class TableService:
         return [row[0] for row in rows]
 
     # ------------------------------------------------------------- storage
-    def _commit(self, work: Live, first: int) -> bool:
-        """Write ``work``'s moves from step ``first`` in one transaction; False if stale."""
+    def _commit(self, work: Live, was: Live, extra: dict[str, Any] | None = None) -> bool:
+        """Write ``work``'s moves after ``was`` in one transaction; False if stale.
+
+        The ``tables`` row is updated only if it is still exactly ``was`` (its step and
+        time of last change, and still playing): a table changed meanwhile by any
+        process (a move, a seat handed over or claimed, expiry) refuses the write.
+        """
         now = time.time()
         work.updated = now
+        t = store.tables.c
         try:
             with self.engine.begin() as db:
-                self._insert_moves(db, work.meta.id, work, first, now)
-                db.execute(
+                changed = db.execute(
                     update(store.tables)
-                    .where(store.tables.c.id == work.meta.id)
-                    .values(**_progress(work, now))
+                    .where(
+                        t.id == work.meta.id,
+                        t.step == was.step,
+                        t.updated == was.updated,
+                        t.status == "playing",
+                    )
+                    .values(**_progress(work, now), **(extra or {}))
                 )
-        except IntegrityError:
-            log.info("table %s: a move for step %d lost a race; refused", work.meta.id, first)
+                if changed.rowcount != 1:
+                    raise _Stale
+                self._insert_moves(db, work.meta.id, work, was.step, now)
+        except (IntegrityError, _Stale):
+            log.info("table %s: a move for step %d lost a race; refused", work.meta.id, was.step)
             return False
         self._remember(work)
         if work.finished:
@@ -549,8 +862,15 @@ class TableService:
                 .order_by(store.moves.c.step)
             ).all()
         meta = _meta(row, seat_rows)
+        expired = row["status"] == EXPIRED
+        bot_cpu = float(row.get("bot_cpu") or 0.0)
         if cached is not None and cached.meta == meta and not new:
-            return cached
+            now = (row["updated"], expired, bot_cpu)
+            if (cached.updated, cached.expired, cached.bot_cpu) == now:
+                return cached
+            live = replace(cached, updated=row["updated"], expired=expired, bot_cpu=bot_cpu)
+            self._remember(live)
+            return live
         if cached is None:
             game = _load_game(meta.game, meta.players, meta.options)
             live = Live(meta, game, game.new_initial_state())
@@ -562,6 +882,8 @@ class TableService:
                 raise RanchhandError(f"table {table_id}: the log skips from {live.step} to {index}")
             live.apply(player, live.state.parse_action(text, player))
         live.updated = row["updated"]
+        live.expired = expired
+        live.bot_cpu = bot_cpu
         self._remember(live)
         return live
 
@@ -587,6 +909,18 @@ class TableService:
         (a seat's row written directly): the next read rebuilds it from the database."""
         with self._lock:
             self._cache.pop(table_id, None)
+
+
+class _Stale(Exception):
+    """The table's row changed since it was read: the transaction is rolled back."""
+
+
+def _refuse_expired(live: Live) -> None:
+    if live.expired:
+        raise Gone(
+            "this table expired (no move for too long): nothing more can be played here; "
+            f"its record so far is at /api/tables/{live.meta.id}/record"
+        )
 
 
 def _load_game(game: str, players: int | None, options: dict[str, Any]) -> Game:
