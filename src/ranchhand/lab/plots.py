@@ -120,27 +120,36 @@ def seat_rates(cells: Cells) -> str:
         axes.hlines(m.seats.fair, x - 0.45, x + 0.45, colors="black", linestyles="dashed")
     axes.set_xticks(range(len(cells)), [label for label, _ in cells], fontsize="small")
     axes.set_ylabel("win rate (dashed: fair share)")
-    axes.set_ylim(0, 1)
+    axes.set_ylim(0, 1.04)
     axes.legend(fontsize="small", ncols=min(max(players, 1), 6))
     return svg(figure)
 
 
 Pick = Callable[[CellMetrics], Estimate | None]
 
-EFFECTS: tuple[tuple[str, Pick], ...] = (
-    ("Duration (turns)", lambda m: m.ludii.get("Duration (turns)")),
-    ("Balance", lambda m: m.ludii.get("Balance")),
-    ("Completion", lambda m: m.ludii.get("Completion")),
-    ("Lead change", lambda m: m.ludii.get("Lead change")),
-    ("Drama (average)", lambda m: m.ludii.get("Drama (average)")),
-    ("Decisiveness", lambda m: m.ludii.get("Decisiveness")),
+
+def _ludii(name: str) -> Pick:
+    return lambda m: m.ludii.get(name)
+
+
+EFFECTS: tuple[tuple[str, str, Pick], ...] = (
+    ("Duration (turns)", "turns per game", _ludii("Duration (turns)")),
+    ("Balance", "1 − win-rate spread", _ludii("Balance")),
+    ("Completion", "share of games", _ludii("Completion")),
+    ("Lead change", "share of moves", _ludii("Lead change")),
+    ("Drama (average)", "evaluation gap", _ludii("Drama (average)")),
+    ("Decisiveness", "share of the game", _ludii("Decisiveness")),
 )
-SOLITAIRE_EFFECTS: tuple[tuple[str, Pick], ...] = (
-    ("Duration (turns)", lambda m: m.ludii.get("Duration (turns)")),
-    ("median turns (completed)", lambda m: m.turns_median),
-    ("Completion", lambda m: m.ludii.get("Completion")),
-    ("Branching factor", lambda m: m.ludii.get("Branching factor")),
+"""Each panel: its title, its y axis, and the figure it draws."""
+
+SOLITAIRE_EFFECTS: tuple[tuple[str, str, Pick], ...] = (
+    ("Duration (turns)", "turns per game", _ludii("Duration (turns)")),
+    ("median turns (completed)", "turns", lambda m: m.turns_median),
+    ("Completion", "share of games", _ludii("Completion")),
+    ("Branching factor", "legal actions per move", _ludii("Branching factor")),
 )
+RATES = {"share of games", "share of moves", "share of the game", "1 − win-rate spread"}
+"""Axes on a 0-1 scale: drawn to 1 (a little above, so a bar at 1 shows)."""
 
 
 def _point(axes: Axes, x: float, e: Estimate, color: str, label: str | None = None) -> None:
@@ -151,23 +160,27 @@ def _point(axes: Axes, x: float, e: Estimate, color: str, label: str | None = No
 
 def effects(cells: Cells) -> str:
     """Each headline metric across the cells with its 95% interval (the option effects),
-    and every seat's win rate; axes start at zero."""
+    and every seat's win rate; every axis labelled and starting at zero."""
     solitaire = all(m.solitaire for _, m in cells)
     panels = SOLITAIRE_EFFECTS if solitaire else EFFECTS
     count = len(panels) + (0 if solitaire else 1)
     columns = 3 if count > 4 else 2
     rows = -(-count // columns)
-    figure = Figure(figsize=(3.2 * columns, 2.6 * rows))
-    grid = figure.subplots(rows, columns, sharex=True, squeeze=False)
+    figure = Figure(figsize=(3.4 * columns, 2.9 * rows))
+    grid = figure.subplots(rows, columns, squeeze=False)
     labels = [label for label, _ in cells]
     flat = list(grid.flat)
-    for axes, (name, pick) in zip(flat, panels, strict=False):
+    for axes, (name, unit, pick) in zip(flat, panels, strict=False):
         for x, (_, m) in enumerate(cells):
             e = pick(m)
             if e is not None:
                 _point(axes, x, e, "C0")
         axes.set_title(name, fontsize="medium")
-        axes.set_ylim(bottom=0)
+        axes.set_ylabel(unit, fontsize="small")
+        if unit in RATES:
+            axes.set_ylim(0, 1.04)
+        else:
+            axes.set_ylim(bottom=0)
     if not solitaire:
         axes = flat[len(panels)]
         players = max(m.players for _, m in cells)
@@ -179,12 +192,13 @@ def effects(cells: Cells) -> str:
                     shift = x - 0.3 + offset * (seat + 0.5)
                     _point(axes, shift, rate, f"C{seat}", None if x else f"seat {seat}")
         axes.set_title("win rate by seat", fontsize="medium")
-        axes.set_ylim(0, 1)
+        axes.set_ylabel("win rate", fontsize="small")
+        axes.set_ylim(0, 1.04)
         if axes.get_legend_handles_labels()[0]:
             axes.legend(fontsize="x-small", ncols=2)
     for axes in flat[count:]:
         axes.set_visible(False)
-    for axes in flat:
+    for axes in flat[:count]:
         axes.set_xlim(-0.5, len(cells) - 0.5)
         axes.set_xticks(range(len(cells)), labels, fontsize="x-small", rotation=20)
     figure.tight_layout()
