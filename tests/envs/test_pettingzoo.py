@@ -1,8 +1,7 @@
 """The PettingZoo adapter against PettingZoo's own tests, for every encoded game and count.
 
-``max_cycles_test`` is not run: it needs a ``parallel_env`` in which every agent
-acts at every step with any action of its space, unmasked, while our games are
-turn-based with a legal mask. The cut-off it checks is tested here instead.
+``max_cycles_test``, ``parallel_api_test`` and ``render_test`` run in
+``test_pettingzoo_parallel.py`` (the first two need the parallel environment).
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from gymnasium import spaces
 from ranchhand.core.errors import OptionError
 from ranchhand.core.registry import GAME_MODULES, bot_factory
 from ranchhand.core.runner import derive_seed
+from ranchhand.envs.render import RENDER_MODES, check_mode, show
 from ranchhand.envs.table import Table, decision_limit, load_for_research
 
 
@@ -40,7 +41,10 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     as in the PettingZoo environment.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's name)
+    metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium's name)
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 4,
+    }
 
     def __init__(
         self,
@@ -54,8 +58,7 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         max_decisions: int | None = None,
         **options: Any,
     ) -> None:
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+        check_mode(render_mode)
         game = load_for_research(game_name, players, options)
         if seat != "random" and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players
@@ -111,11 +114,12 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The legal indices as booleans (sb3-contrib's ``MaskablePPO`` asks for them)."""
         return self.table.mask(self.seat).astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
-        """The terminal view of the learner's own observation."""
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+        """The terminal view of the learner's own observation: text (``ansi``), printed
+        (``human``) or a picture (``rgb_array``, see ``ranchhand.envs.render``)."""
         if self.render_mode is None:
             return None
-        return self.table.render(self.seat)
+        return show(self.table.render(self.seat), self.render_mode)
 
     def _seat_bots(self) -> None:
         """One bot per other seat, made once per seat assignment (search bots bind the game)."""

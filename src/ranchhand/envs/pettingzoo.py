@@ -22,10 +22,12 @@ gets -1, the others 0, and ``infos[agent]["illegal_action"]`` is True.
 
 **Simultaneous choices** (Glory Ranch's rock-paper-scissors) are asked one
 after another, in the order the game lists them (``State.acting_players``), as
-``ranchhand play`` asks them. Each agent sees only its own observation, and the
-engine's observation of a player never shows another player's pending sign, so
-choosing second tells nothing about the first choice (the tests check that a
-seat's tensor and view do not change whichever sign another seat chose).
+``ranchhand play`` asks them; only ``agent_selection``'s mask is non-zero, as
+PettingZoo's API says. ``ranchhand.envs.parallel`` asks them at once instead.
+Each agent sees only its own observation, and the engine's observation of a player
+never shows another player's pending sign, so choosing second tells nothing about the
+first choice (the tests check that a seat's tensor and view do not change whichever
+sign another seat chose).
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
 
+from ranchhand.envs.render import RENDER_MODES, check_mode, show
 from ranchhand.envs.table import Table, decision_limit, load_for_research
 
 
@@ -48,7 +52,7 @@ class RanchEnv(AECEnv):  # type: ignore[misc]
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it as a class attribute)
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "ranchhand_v0",
         "is_parallelizable": False,
     }
@@ -64,8 +68,7 @@ class RanchEnv(AECEnv):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+        check_mode(render_mode)
         game = load_for_research(game_name, players, options)
         self.table = Table(game, decision_limit(game, max_cycles, max_decisions))
         self.render_mode = render_mode
@@ -83,6 +86,7 @@ class RanchEnv(AECEnv):  # type: ignore[misc]
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(actions))
+        self.state_space = self.table.state_space()
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -104,8 +108,21 @@ class RanchEnv(AECEnv):  # type: ignore[misc]
         self._next_agent()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's tensor and mask; the mask is all zero unless the agent is
+        ``agent_selection`` (at a contest, the others choose in their own steps)."""
         player = self.agent_name_mapping[agent]
-        return {"observation": self.table.tensor(player), "action_mask": self.table.mask(player)}
+        mask = (
+            self.table.mask(player)
+            if agent == self.agent_selection
+            else np.zeros(self.table.encoding.num_actions, dtype=np.int8)
+        )
+        return {"observation": self.table.tensor(player), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """Every player's observation tensor, seats in order, one after another: all that
+        anyone at the table knows (for a centralised critic; never give it to a policy).
+        Chance to come (the deck's order) is in nobody's view, so not here either."""
+        return self.table.state_tensor()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -121,11 +138,13 @@ class RanchEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
         self._next_agent()
 
-    def render(self) -> str | None:
-        """The terminal view of the agent to act, from its own observation only."""
+    def render(self) -> str | np.ndarray | None:
+        """The terminal view of the agent to act, from its own observation only: text
+        (``ansi``), printed (``human``) or a picture (``rgb_array``, see ``envs.render``)."""
         if self.render_mode is None:
             return None
-        return self.table.render(self.agent_name_mapping[self.agent_selection])
+        text = self.table.render(self.agent_name_mapping[self.agent_selection])
+        return show(text, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: the game lives in memory."""
@@ -143,7 +162,12 @@ class RanchEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[acting[0]] if acting else self.agents[0]
 
 
-env = RanchEnv
-"""``env("rancho", players=4)``: the short name for the class (PettingZoo's convention)."""
+def env(game_name: str, players: int | None = None, **kwargs: Any) -> OrderEnforcingWrapper:
+    """``env("rancho", players=4)``: the environment in PettingZoo's order-enforcing wrapper
+    (PettingZoo's convention), which refuses ``step``, ``observe``, ``render`` and
+    ``state`` before ``reset`` with a clear error. Attributes (``.table``) reach through."""
+    return OrderEnforcingWrapper(RanchEnv(game_name, players, **kwargs))
+
+
 raw_env = RanchEnv
-"""The same: the environment checks its own input, so no wrapper is needed."""
+"""The class itself, without the wrapper (PettingZoo's name for it)."""

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from rich.console import Console
 
 from ranchhand.cli.view import SCREEN_WIDTH, GameView
@@ -146,14 +147,25 @@ class Table:
     def tensor(self, player: int) -> np.ndarray:
         return self.state.observation_tensor(player)
 
+    def state_tensor(self) -> np.ndarray:
+        """Every player's observation tensor, flat, seats in order, one after another."""
+        players = range(self.game.players)
+        return np.concatenate([self.tensor(p).reshape(-1) for p in players])
+
+    def state_space(self) -> spaces.Box:
+        """The Box :meth:`state_tensor` lies in (PettingZoo's ``state_space``)."""
+        size = self.game.players * int(np.prod(self.encoding.observation_shape))
+        return spaces.Box(-np.inf, np.inf, (size,), dtype=np.float32)
+
     def mask(self, player: int) -> np.ndarray:
         """The legal indices of ``player`` now (all zero when it is not their turn)."""
         if self.over() or player not in self.state.acting_players():
             return np.zeros(self.encoding.num_actions, dtype=np.int8)
         return self.state.legal_action_mask(player)
 
-    def render(self, player: int) -> str:
-        """The terminal view of ``player``'s observation, as ANSI text 80 columns wide."""
+    def render(self, player: int | None) -> str:
+        """The terminal view of ``player``'s observation (None: a spectator's), as ANSI
+        text 80 columns wide."""
         screen = io.StringIO()
         console = Console(
             file=screen, width=SCREEN_WIDTH, force_terminal=True, color_system="standard"
