@@ -160,6 +160,11 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # Playwright's wait_for_function compiles its predicate in the page, which the
+        # server's Content-Security-Policy refuses (no 'unsafe-eval'): contexts bypass
+        # the policy unless asked not to (test_csp.py checks the pages under it).
+        new_context = launched.new_context
+        launched.new_context = lambda **options: new_context(**{"bypass_csp": True, **options})
         try:
             yield launched
         finally:

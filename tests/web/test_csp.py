@@ -8,16 +8,26 @@ browser's ``securitypolicyviolation`` event and as its console message.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import WebServer, create_table, open_seat, page_errors, watch
+from tests.web.conftest import (
+    DESKTOP,
+    STEP_TIMEOUT_MS,
+    WebServer,
+    create_table,
+    open_seat,
+    page_errors,
+    watch,
+)
 
 RECORDER = """
 window.__violations = [];
 document.addEventListener('securitypolicyviolation', (e) => {
-  window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+  const where = `${e.sourceFile}:${e.lineNumber}`;
+  window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${where}`);
 });
 """
 
@@ -25,6 +35,15 @@ document.addEventListener('securitypolicyviolation', (e) => {
 def violations(page: Any, console: list[str]) -> list[str]:
     found: list[str] = page.evaluate("window.__violations")
     return found + [line for line in console if "Content Security Policy" in line]
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    """A context under the server's policy (the shared fixture's bypasses it)."""
+    made = browser.new_context(viewport=DESKTOP, bypass_csp=False)
+    made.set_default_timeout(STEP_TIMEOUT_MS)
+    yield made
+    made.close()
 
 
 def recording(context: Any) -> list[str]:

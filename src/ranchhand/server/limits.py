@@ -261,6 +261,28 @@ class Limiter:
         return len(self._clients)
 
 
+class QuietLog:
+    """Info lines about refusals, at most one a minute per client and kind: a flood of
+    refused requests must not become a flood of log lines."""
+
+    def __init__(self, every: float = 60.0, kept: int = 10_000) -> None:
+        self.every, self.kept = every, kept
+        self._last: OrderedDict[tuple[str, str], float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def info(self, client: str, kind: str, message: str, *args: object) -> None:
+        now = time.monotonic()
+        with self._lock:
+            last = self._last.get((client, kind))
+            if last is not None and now - last < self.every:
+                return
+            self._last[(client, kind)] = now
+            self._last.move_to_end((client, kind))
+            while len(self._last) > self.kept:
+                self._last.popitem(last=False)
+        log.info(message + " (refusals like it are logged once a minute)", *args)
+
+
 def _period_words(period: float) -> str:
     return {1.0: "second", 60.0: "minute", 3600.0: "hour"}.get(period, f"{period:g} seconds")
 
@@ -306,6 +328,7 @@ class RateLimit:
 
     def __init__(self, app: ASGIApp, limiter: Limiter) -> None:
         self.app, self.limiter = app, limiter
+        self.quiet = QuietLog()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -321,7 +344,7 @@ class RateLimit:
             wait = self.limiter.allow(client, name)
             if wait is not None:
                 refused = RetryLater(self.limiter.refusal(name), wait)
-                log.info("%s refused: %s", client, refused.message)
+                self.quiet.info(client, name, "%s refused: %s", client, refused.message)
                 if scope["type"] == "http":
                     await refuse(send, 429, refused.message, refused.headers)
                 else:
@@ -374,6 +397,7 @@ class BodyGuard:
         self, app: ASGIApp, limit: int, timeout: float, larger: dict[str, int] | None = None
     ) -> None:
         self.app, self.default, self.timeout, self.larger = app, limit, timeout, larger or {}
+        self.quiet = QuietLog()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -420,7 +444,10 @@ class BodyGuard:
         except BodyTooLarge as error:
             await self._refuse(body, send, 413, str(error))
         except BodyTimeout as error:
-            log.info("%s %s from %s: %s", scope.get("method"), path, client_key(scope), error)
+            client = client_key(scope)
+            self.quiet.info(
+                client, "body", "%s %s from %s: %s", scope.get("method"), path, client, error
+            )
             await self._refuse(body, send, 408, str(error))
         except ClientDisconnect:
             log.debug(

@@ -19,7 +19,6 @@ pages. So:
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -28,9 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ranchhand.core.errors import OptionError
 from ranchhand.server.errors import TableError
-from ranchhand.server.limits import client_key, refuse, refuse_handshake
-
-log = logging.getLogger("ranchhand.server")
+from ranchhand.server.limits import QuietLog, client_key, refuse, refuse_handshake
 
 CSP = "; ".join(
     [
@@ -114,6 +111,7 @@ class BrowserDefences:
 
     def __init__(self, app: ASGIApp, allowed: frozenset[str] = frozenset()) -> None:
         self.app, self.allowed = app, allowed
+        self.quiet = QuietLog()
 
     def foreign(self, scope: Scope) -> str | None:
         """The request's ``Origin`` if it is one that may not act here, else None."""
@@ -130,7 +128,8 @@ class BrowserDefences:
         if scope["type"] == "websocket":
             origin = self.foreign(scope)
             if origin is not None:
-                log.info("%s: WebSocket from origin %r refused", client_key(scope), origin[:100])
+                client, message = client_key(scope), "%s: WebSocket from origin %r refused"
+                self.quiet.info(client, "origin", message, client, origin[:100])
                 await refuse_handshake(scope, send, 403, _refusal(origin))
                 return
             await self.app(scope, receive, send)
@@ -149,9 +148,9 @@ class BrowserDefences:
         if scope.get("method") in CHANGING:
             origin = self.foreign(scope)
             if origin is not None:
-                log.info(
-                    "%s: %s from origin %r refused", client_key(scope), scope["method"], origin
-                )
+                client, method = client_key(scope), scope["method"]
+                message = "%s: %s from origin %r refused"
+                self.quiet.info(client, "origin", message, client, method, origin[:100])
                 await refuse(with_headers, 403, _refusal(origin), {})
                 return
         await self.app(scope, receive, with_headers)
