@@ -79,9 +79,7 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._bot_rng = random.Random()
         actions = game.num_distinct_actions()
         self.action_space = spaces.Discrete(actions)
-        self.observation_space = spaces.Box(
-            -np.inf, np.inf, game.observation_tensor_shape(), dtype=np.float32
-        )
+        self.observation_space = self.table.observation_box()
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

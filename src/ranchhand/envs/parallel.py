@@ -34,11 +34,11 @@ from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-untyped]
 
 from ranchhand.core.runner import derive_seed
+from ranchhand.envs.pettingzoo import Agents
 from ranchhand.envs.render import RENDER_MODES, check_mode, show
 from ranchhand.envs.table import Table, decision_limit, load_for_research
 
@@ -46,7 +46,7 @@ ILLEGAL = ("forfeit", "random")
 """What an index outside the mask does: forfeit the game, or play a random legal action."""
 
 
-class RanchParallelEnv(ParallelEnv):  # type: ignore[misc]
+class RanchParallelEnv(Agents, ParallelEnv):  # type: ignore[misc]
     """``game_name`` for ``players`` as agents who all send an action at every step."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it as a class attribute)
@@ -77,28 +77,8 @@ class RanchParallelEnv(ParallelEnv):  # type: ignore[misc]
             **self.metadata,
             "name": f"ranchhand_{game.id.replace('-', '_')}_parallel_v0",
         }
-        self.possible_agents = [f"player_{p}" for p in range(game.players)]
-        self.agent_name_mapping = {agent: p for p, agent in enumerate(self.possible_agents)}
-        actions = game.num_distinct_actions()
-        observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    -np.inf, np.inf, game.observation_tensor_shape(), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
-            }
-        )
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(actions))
-        self.state_space = self.table.state_space()
-        self.agents: list[str] = []
+        self._name_agents(self.table)
         self._substitute = random.Random()
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None

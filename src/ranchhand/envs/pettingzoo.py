@@ -43,7 +43,40 @@ from ranchhand.envs.render import RENDER_MODES, check_mode, show
 from ranchhand.envs.table import Table, decision_limit, load_for_research
 
 
-class RanchEnv(AECEnv):  # type: ignore[misc]
+class Agents:
+    """What the AEC and the parallel environments share: agents named ``player_<seat>``,
+    each with the same spaces, and the ``state()`` space (PettingZoo's attributes)."""
+
+    possible_agents: list[str]
+    agent_name_mapping: dict[str, int]
+    observation_spaces: dict[str, spaces.Space[Any]]
+    action_spaces: dict[str, spaces.Space[Any]]
+    state_space: spaces.Box
+    agents: list[str]
+
+    def _name_agents(self, table: Table) -> None:
+        self.possible_agents = [f"player_{p}" for p in range(table.game.players)]
+        self.agent_name_mapping = {agent: p for p, agent in enumerate(self.possible_agents)}
+        observation_space = spaces.Dict(
+            {
+                "observation": table.observation_box(),
+                "action_mask": spaces.Box(0, 1, (table.encoding.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        actions = spaces.Discrete(table.encoding.num_actions)
+        self.action_spaces = dict.fromkeys(self.possible_agents, actions)
+        self.state_space = table.state_space()
+        self.agents = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+
+class RanchEnv(Agents, AECEnv):  # type: ignore[misc]
     """``game_name`` for ``players`` (default: the fewest allowed) as agents taking turns.
 
     ``options`` are the game's own (``ranchhand games`` lists them, e.g.
@@ -73,27 +106,7 @@ class RanchEnv(AECEnv):  # type: ignore[misc]
         self.table = Table(game, decision_limit(game, max_cycles, max_decisions))
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"ranchhand_{game.id.replace('-', '_')}_v0"}
-        self.possible_agents = [f"player_{p}" for p in range(game.players)]
-        self.agent_name_mapping = {agent: p for p, agent in enumerate(self.possible_agents)}
-        actions = game.num_distinct_actions()
-        observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    -np.inf, np.inf, game.observation_tensor_shape(), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
-            }
-        )
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(actions))
-        self.state_space = self.table.state_space()
-        self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        self._name_agents(self.table)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game; with ``seed`` its chance is reproducible (see the module docstring)."""

@@ -152,6 +152,11 @@ class Table:
         players = range(self.game.players)
         return np.concatenate([self.tensor(p).reshape(-1) for p in players])
 
+    def observation_box(self) -> spaces.Box:
+        """The Box one player's tensor lies in."""
+        shape = self.encoding.observation_shape
+        return spaces.Box(-np.inf, np.inf, shape, dtype=np.float32)
+
     def state_space(self) -> spaces.Box:
         """The Box :meth:`state_tensor` lies in (PettingZoo's ``state_space``)."""
         size = self.game.players * int(np.prod(self.encoding.observation_shape))
