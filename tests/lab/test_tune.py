@@ -87,3 +87,21 @@ def test_tune_command(tmp_path: Path) -> None:
     assert made.exit_code == 0 and "tune of glory-ranch" in report.read_text()
     bad = runner.invoke(app, ["tune", "glory-ranch", "--option", "target=8,12", "--store", store])
     assert bad.exit_code == 2 and "tune needs a --target" in bad.output
+
+
+def test_sweep_until_an_interval_is_narrow(tmp_path: Path) -> None:
+    """A loose half-width stops at the first games; a tight one doubles up to --games."""
+    store = str(tmp_path / "u.sqlite")
+    args = ["sweep", "glory-ranch", "--vary", "target=8,10", "--first", "3", "--games", "12",
+            "--jobs", "1", "--store", store]  # fmt: skip
+    loose = runner.invoke(app, [*args, "--until", "turns:1000"])
+    assert loose.exit_code == 0, loose.output
+    assert "6 games played" in " ".join(loose.output.split())
+    tight = runner.invoke(app, [*args, "--until", "turns:0.001", "--until", "completion:1%"])
+    assert tight.exit_code == 0, tight.output
+    assert "18 games played" in " ".join(tight.output.split())  # 3 -> 6 -> 12, 6 reused
+    with Store(store) as kept:
+        runs = kept.runs()
+    assert runs[-1].games == 12 and "--until turns:0.001" in runs[-1].command
+    bad = runner.invoke(app, [*args, "--until", "fun:1"])
+    assert bad.exit_code == 2 and "--until takes METRIC:HALF-WIDTH" in " ".join(bad.output.split())

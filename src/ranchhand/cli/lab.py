@@ -125,6 +125,14 @@ def sweep_command(
         str | None,
         typer.Option(help="BOT1,BOT2,...: sweep the arena's lineups (kept as an arena run)."),
     ] = None,
+    until: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="METRIC:HALF-WIDTH, e.g. turns:0.5: double each cell's games (from --first) "
+            "until the 95% interval is that narrow, --games at most; repeat."
+        ),
+    ] = None,
+    first: Annotated[int, typer.Option(help="Games per cell to start from with --until.")] = 100,
 ) -> None:
     """Simulate every combination of option values into the store, with the same seeds.
 
@@ -159,7 +167,12 @@ def sweep_command(
                 lineups = tuple(arena_lineups(bots, count))
             else:
                 lineups = tuple(_lineups(name, players, seats))
-            plan = Plan(name, lineups, varied, tuple(sorted(base.items())), games_, seed, bots)
+            from ranchhand.lab.tune import parse_until
+
+            _at_least_one("first", first)
+            precision = tuple(parse_until(u) for u in until or [])
+            plan = Plan(name, lineups, varied, tuple(sorted(base.items())), games_, seed, bots,
+                        tuple(until or []), first if until else None)  # fmt: skip
             settings = plan.settings()
             path = store or default_path()
             with (
@@ -172,7 +185,7 @@ def sweep_command(
                 )
                 kind = "arena" if bots else "sweep"
                 result = run_settings(settings, chosen, kept, kind, plan.command(), control,
-                                      _advancer(progress, task))  # fmt: skip
+                                      _advancer(progress, task), precision, first)  # fmt: skip
         except RanchhandError as error:
             _fail(str(error))
             return

@@ -13,7 +13,7 @@ import itertools
 import shlex
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ranchhand.core.errors import OptionError
@@ -71,6 +71,9 @@ class Plan:
     arena: tuple[str, ...] = ()
     """The bots of an arena sweep: its lineups are the arena's (every pair with one bot in
     each seat in turn, each bot against itself), all on the same seeds."""
+    until: tuple[str, ...] = ()
+    """``--until`` texts: play each cell until these intervals are narrow enough."""
+    first: int | None = None
 
     def settings(self) -> list[Setting]:
         """Every combination of lineup and varied option values, in the order given, each
@@ -107,6 +110,10 @@ class Plan:
         for name, value in sorted(self.base):
             words += ["--option", f"{name}={value}"]
         words += ["--games", str(self.games), "--seed", str(self.seed)]
+        for text in self.until:
+            words += ["--until", text]
+        if self.until and self.first is not None:
+            words += ["--first", str(self.first)]
         return shlex.join(words)
 
 
@@ -133,23 +140,83 @@ def run_settings(
     text: str,
     control: StopControl,
     progress: Progress = None,
+    until: Sequence[tuple[str, float]] = (),
+    first: int = 100,
 ) -> SweepResult:
-    """Play every setting into ``store`` as one run (cells named first); stop on request."""
-    first = settings[0].sim
+    """Play every setting into ``store`` as one run (cells named first); stop on request.
+
+    With ``until`` (metric, half-width) pairs each cell starts at ``first`` games and
+    doubles them (the same seeds: the first games are reused) until every such metric's
+    95% interval is at most twice its half-width, or the settings' games are reached.
+    """
+    first_sim = settings[0].sim
     games = [s.sim.check() for s in settings]
-    run = store.start_run(kind, first.game, first.games, backend.name, text)
+    run = store.start_run(kind, first_sim.game, first_sim.games, backend.name, text)
     for position, (setting, game) in enumerate(zip(settings, games, strict=True)):
         store.add_run_cell(run, store_cell(store, setting.sim, game), position, setting.label)
     result = SweepResult(run)
     start = time.perf_counter()
+    reached = None
     try:
-        for setting in settings:  # a stop ends the cell at hand (even the first) and the run
-            result.cells.append((setting, run_cell(setting.sim, backend, store, control, progress)))
-            if control.requested:
-                break
+        if until:
+            reached = _until(settings, backend, store, control, progress, until, first, result)
+        else:
+            for setting in settings:  # a stop ends the cell at hand (even the first) and the run
+                cell = run_cell(setting.sim, backend, store, control, progress)
+                result.cells.append((setting, cell))
+                if control.requested:
+                    break
     finally:
         result.seconds = time.perf_counter() - start
         stopped = control.requested or any(r.report.partial for _, r in result.cells)
         status = "stopped" if stopped or len(result.cells) < len(settings) else "done"
-        store.finish_run(run, status, result.played, result.reused, result.seconds)
+        store.finish_run(run, status, result.played, result.reused, result.seconds, reached)
     return result
+
+
+def _until(
+    settings: Sequence[Setting],
+    backend: Backend,
+    store: Store,
+    control: StopControl,
+    progress: Progress,
+    until: Sequence[tuple[str, float]],
+    first: int,
+    result: SweepResult,
+) -> int:
+    """Double each cell's games until its intervals are narrow enough; the most played."""
+    from ranchhand.core.game import Summary
+    from ranchhand.lab.metrics import measure
+
+    most = settings[0].sim.games
+    done: dict[int, CellResult] = {}
+    played = dict.fromkeys(range(len(settings)), 0)
+    reused: dict[int, int] = {}
+    count = min(max(1, first), most)
+    open_ = list(range(len(settings)))
+    while open_ and not control.requested:
+        still = []
+        for i in open_:
+            sim = replace(settings[i].sim, games=count)
+            cell = run_cell(sim, backend, store, control, progress)
+            played[i] += cell.played
+            reused.setdefault(i, cell.reused)
+            done[i] = cell
+            if control.requested or cell.cell is None:
+                break
+            m = measure(store.games(cell.cell, count), sim.players, Summary())
+            wide = [
+                name for name, half in until
+                if (e := m.ludii.get(name) or m.own.get(name)) is None
+                or (e.high - e.low) / 2 > half
+            ]  # fmt: skip
+            if wide:
+                still.append(i)
+        if count >= most:
+            break
+        open_ = still
+        count = min(most, count * 2)
+    for i in sorted(done):
+        cell = replace(done[i], played=played[i], reused=reused.get(i, 0))
+        result.cells.append((settings[i], cell))
+    return max((c.report.tally.games for _, c in result.cells), default=0)

@@ -140,6 +140,24 @@ def parse_target(text: str) -> Target:
     return Target(text, names[key], op, bound)
 
 
+def parse_until(text: str) -> tuple[str, float]:
+    """``'turns:0.5'`` (play until the interval of turns is at most ±0.5) as the metric's
+    name and the half-width; ``'completion:1%'`` means ±0.01."""
+    name, sep, number = text.rpartition(":")
+    found = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(%?)\s*", number)
+    key = column(name)
+    names = metric_names()
+    if not sep or not found or key not in names:
+        raise OptionError(
+            f"--until takes METRIC:HALF-WIDTH (e.g. turns:0.5, balance:0.02), got {text!r}; "
+            f"metrics are: {', '.join(sorted(names))}"
+        )
+    half = float(found[1]) / (100 if found[2] else 1)
+    if half <= 0:
+        raise OptionError(f"--until needs a half-width above 0, got {text!r}")
+    return names[key], half
+
+
 # ------------------------------------------------------------------------ plan
 @dataclass(frozen=True)
 class TunePlan:
