@@ -175,7 +175,35 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
         "no delivery",
     ),
     ("setup", _set("totals.0", -4), "data.totals[0]", "0..1000000"),
-    ("setup", _set("totals.0", 60), "data.totals", "reached the target"),
+    (
+        "setup",
+        lambda d: _set("totals.0", 60)(d) or _set("history_from.totals.0", 60)(d),
+        "data.totals",
+        "reached the target",
+    ),
+    ("setup", _drop("history_from"), "data.rounds", "0 round records, but 1 rounds are over"),
+    (
+        "setup",
+        _set("history_from", {"round": 1, "totals": [0, 0, 0]}),
+        "data.rounds",
+        "0 round records, but 1 rounds are over",
+    ),
+    ("setup", _set("history_from.round", 1), "data.history_from.totals", "every total at 0"),
+    (
+        "setup",
+        _set("history_from.round", 3),
+        "data.history_from.round",
+        "the history starts in round 3, after the current round 2",
+    ),
+    (
+        "setup",
+        _set("history_from.totals.0", 11),
+        "data.totals",
+        "the totals [11, 30, 7] before round 2 and the rounds played add up to [11, 30, 7]",
+    ),
+    ("setup", _set("history_from.totals", [1, 2]), "data.history_from.totals", "3 entries"),
+    ("setup", _set("history_from", {"round": 2}), "data.history_from.totals", "missing"),
+    ("setup", _set("history_from.round", 0), "data.history_from.round", "1..100000"),
     ("setup", _set("round", 0), "data.round", "1..100000"),
     ("setup", _set("first", 0), "data.first", "round 2 starts with seat 1"),
     ("setup", _set("current", 3), "data.current", "0..2"),
@@ -200,11 +228,21 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
         "data.rounds[0].turns",
         "1..1000000000",
     ),
-    (
-        "setup",
-        _set("result", {"winners": [1], "scores": [12, 30, 7], "reason": "target reached"}),
+    (  # a result in round 1, whose record is there: but nobody reached the target
+        "history",
+        lambda d: d.update(
+            round=1,
+            first=0,
+            result={"winners": [1], "scores": d["totals"], "reason": "target reached"},
+        ),
         "data.result",
         "no total decides it",
+    ),
+    (  # a result needs the record of the round that ended the game
+        "setup",
+        _set("result", {"winners": [1], "scores": [12, 30, 7], "reason": "target reached"}),
+        "data.rounds",
+        "0 round records, but 1 rounds are over since round 2",
     ),
     (
         "setup",
@@ -232,6 +270,20 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
     ("contest", _set("stack", [["steal", 0, 2]]), "data.signs", "only while a contest"),
     ("contest", _set("playing", False), "data.stack", "only the deal"),
     ("history", _set("totals.0", 99), "data.totals", "the rounds played add up to"),
+    # the issue's state: round 2, no record of round 1, totals that come from nowhere
+    ("history", _set("rounds", []), "data.rounds", "0 round records, but 1 rounds are over"),
+    (
+        "history",
+        _set("history_from", {"round": 1, "totals": [5, 0, 0]}),
+        "data.history_from.totals",
+        "round 1 starts with every total at 0",
+    ),
+    (
+        "history",
+        lambda d: d.update(history_from={"round": 2, "totals": [0, 0, 0]}, rounds=[]),
+        "data.totals",
+        "the totals [0, 0, 0] before round 2 and the rounds played add up to [0, 0, 0]",
+    ),
     ("history", _set("rounds.0.winners", [9]), "data.rounds[0].winners", "highest points"),
     (
         "history",
@@ -316,3 +368,68 @@ def test_a_decision_with_one_choice_is_not_a_position_at_rest() -> None:
     data["data"]["hands"][0] = {"roc": 1}
     with pytest.raises(StateError, match="fewer than two choices"):
         two.game.state_from_json(data)
+
+
+def test_state_json_without_a_history_start_is_a_whole_game() -> None:
+    """A game played from its start writes no ``history_from`` (its JSON is as before it
+    was kept), and JSON without one loads as a game played from round 1."""
+    state = _second_round()
+    data = json.loads(json.dumps(state.to_json()))
+    assert "history_from" not in data["data"]
+    assert state.game.state_from_json(data).history_from == (1, (0, 0, 0))
+    data["data"]["history_from"] = {"round": 1, "totals": [0, 0, 0]}
+    assert state.game.state_from_json(data).to_json() == state.to_json()
+
+
+def test_a_set_up_position_keeps_its_history_start_as_it_plays_on() -> None:
+    """Round 2 set up with totals: its rounds from there on add to those totals."""
+    game = GloryRanch(2, target=30)
+    state = game.setup(
+        {"round": 2, "player": [{"hand": ["wyvern"], "total": 9}, {"hand": ["roc"], "total": 4}]}
+    )
+    assert state.history_from == (2, (9, 4))
+    rng = random.Random(3)
+    while not state.is_terminal() and state.round < 5:
+        player = CHANCE if state.is_chance_node() else state.acting_players()[0]
+        state.apply(rng.choice(state.legal_actions(player)), player)
+        _round_trips(state)
+    assert state.history_from == (2, (9, 4)) and len(state.rounds) >= 3
+
+
+def test_any_history_that_disagrees_with_the_game_is_refused() -> None:
+    """Random games stopped at random steps: the JSON loads as it is; without one of its
+    round records, or with a total moved, it is refused naming rounds or totals."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        seed=st.integers(0, 2**32),
+        steps=st.integers(0, 400),
+        drop=st.integers(0, 50),
+        seat=st.integers(0, 2),
+        delta=st.integers(-20, 20).filter(bool),
+    )
+    def check(seed: int, steps: int, drop: int, seat: int, delta: int) -> None:
+        game = GloryRanch(3, target=20)
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            player = CHANCE if state.is_chance_node() else state.acting_players()[0]
+            state.apply(rng.choice(state.legal_actions(player)), player)
+        data = json.loads(json.dumps(state.to_json()))
+        assert game.state_from_json(copy.deepcopy(data)).to_json() == data
+        if data["data"]["rounds"]:
+            short = copy.deepcopy(data)
+            short["data"]["rounds"].pop(drop % len(data["data"]["rounds"]))
+            with pytest.raises(StateError, match=r"data.rounds: \d+ round records, but"):
+                game.state_from_json(short)
+        moved = copy.deepcopy(data)
+        moved["data"]["totals"][seat] = max(0, moved["data"]["totals"][seat] + delta)
+        if moved["data"]["totals"] != data["data"]["totals"]:
+            with pytest.raises(StateError, match=r"data\.(totals|result)"):
+                game.state_from_json(moved)
+
+    check()

@@ -25,6 +25,7 @@ equally good in a contest, and the observation gives no hint).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ranchhand.core import Outcome
@@ -136,6 +137,7 @@ def sample_state(game: GloryRanch, observation: GloryObservation, rng: random.Ra
                 state.signs[seat] = rng.choice(SIGNS)
     last = obs.last_round
     state.rounds = []
+    state.history_from = (obs.round, tuple(obs.totals))
     if last is not None:
         record = {
             "ranches": [list(r) for r in last["ranches"]],
@@ -145,9 +147,18 @@ def sample_state(game: GloryRanch, observation: GloryObservation, rng: random.Ra
             "turns": last["turns"],
         }
         state.rounds = [record]
+        state.history_from = (last["round"], _totals_before(obs.totals, record["points"]))
     if obs.winners:
         state.result = Outcome(
             tuple(obs.winners), tuple(float(t) for t in obs.totals), "target reached"
         )
     state._forget_cached()
     return state
+
+
+def _totals_before(totals: Sequence[int], points: Sequence[int]) -> tuple[int, ...]:
+    """Totals that the last round's ``points`` turn into ``totals`` (the history a
+    sampled state starts from: the observation shows only the last round). A total is
+    never below 0, so one at 0 could have been any total the round's loss wiped out;
+    0 is taken, and is exact whenever the total stayed above 0."""
+    return tuple(t - p if t > 0 else 0 for t, p in zip(totals, points, strict=True))

@@ -44,9 +44,12 @@ KEYS = (
     "signs",
     "stack",
     "rounds",
+    "history_from",
     "log",
     "result",
 )
+OPTIONAL_KEYS = ("history_from",)
+"""Missing in state JSON written before it was kept: then the history is the whole game."""
 PARTS = ("glory", "bonus", "penalty")
 """A round record's score parts: printed Glory, Hour Glass bonuses, hand penalties."""
 ROUND_KEYS = ("ranches", "points", *PARTS, "winners", "turns")
@@ -138,7 +141,7 @@ def _seat_key(game: GloryRanch, key: Any, where: str) -> int:
 
 def state_from_json(game: GloryRanch, data: Mapping[str, Any]) -> GloryState:
     """The state ``data`` describes, every field read with its type and range."""
-    _table(data, "data", KEYS, KEYS)
+    _table(data, "data", KEYS, [key for key in KEYS if key not in OPTIONAL_KEYS])
     n = game.players
     state = GloryState(game)
     state.deck = _counts(game, data["deck"], "data.deck")
@@ -191,6 +194,8 @@ def state_from_json(game: GloryRanch, data: Mapping[str, Any]) -> GloryState:
         _round(game, record, f"data.rounds[{i}]")
         for i, record in enumerate(_list(data["rounds"], "data.rounds", most=MAX_ROUNDS))
     ]
+    if "history_from" in data:
+        state.history_from = _history_from(game, data["history_from"], "data.history_from")
     state.log = [
         _log_line(line, f"data.log[{i}]")
         for i, line in enumerate(_list(data["log"], "data.log", most=LOG_LENGTH))
@@ -258,6 +263,14 @@ def _round(game: GloryRanch, value: Any, where: str) -> dict[str, Any]:
     checked["winners"] = winners
     checked["turns"] = turns
     return checked
+
+
+def _history_from(game: GloryRanch, value: Any, where: str) -> tuple[int, tuple[int, ...]]:
+    record = _table(value, where, ("round", "totals"), ("round", "totals"))
+    totals = _per_player(
+        game, record["totals"], f"{where}.totals", lambda v, w: _whole(v, w, 0, MAX_TOTAL)
+    )
+    return _whole(record["round"], f"{where}.round", 1, MAX_ROUNDS), tuple(totals)
 
 
 def _log_line(value: Any, where: str) -> str:
@@ -520,23 +533,36 @@ def _check_rest(state: GloryState) -> None:
 
 
 def _check_history(state: GloryState) -> None:
-    """Round records agree with the round number, the turns and (when complete) the totals."""
-    finished = state.round if state.result is not None else state.round - 1
-    if len(state.rounds) > finished:
+    """The round records are those of every round over since the history began (round 1,
+    or where a set-up or sampled position's history starts), agree with the turns, and
+    added to the history's first totals make the totals."""
+    start, base = state.history_from
+    if start > state.round:
         raise StateError(
-            "data.rounds", f"{len(state.rounds)} round records, but {finished} rounds are over"
+            "data.history_from.round",
+            f"the history starts in round {start}, after the current round {state.round}",
+        )
+    if start == 1 and any(base):
+        raise StateError("data.history_from.totals", "round 1 starts with every total at 0")
+    finished = state.round - start + (1 if state.result is not None else 0)
+    if len(state.rounds) != finished:
+        since = f" since round {start}" if start > 1 else ""
+        raise StateError(
+            "data.rounds",
+            f"{len(state.rounds)} round records, but {finished} rounds are over{since} "
+            "(one record per round over)",
         )
     this_round = state.round_turns if state.result is None else 0  # else in the last record
     if sum(r["turns"] for r in state.rounds) + this_round > state.turn:
         raise StateError("data.rounds", f"more turns in the rounds than the game's {state.turn}")
-    if len(state.rounds) == finished:  # a full history: the totals follow from it
-        totals = [0] * state.game.players
-        for record in state.rounds:
-            totals = add_round(totals, record["points"])
-        if totals != state.totals:
-            raise StateError(
-                "data.totals", f"the rounds played add up to {totals}, got {state.totals}"
-            )
+    totals = list(base)
+    for record in state.rounds:
+        totals = add_round(totals, record["points"])
+    if totals != state.totals:
+        since = f"the totals {list(base)} before round {start} and " if start > 1 else ""
+        raise StateError(
+            "data.totals", f"{since}the rounds played add up to {totals}, got {state.totals}"
+        )
 
 
 def _check_result(state: GloryState) -> None:
@@ -620,6 +646,7 @@ def setup(game: GloryRanch, spec: Mapping[str, Any]) -> GloryState:
             shields[slot - 1] = 1
         state.shields[p] = shields
     state.deck = [c - o for c, o in zip(game.deck.copies, out, strict=True)]
+    state.history_from = (state.round, tuple(state.totals))  # no record of earlier rounds
     state.log = []
     top = max(state.totals)
     leaders = [p for p, t in enumerate(state.totals) if t == top]

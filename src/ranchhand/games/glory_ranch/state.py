@@ -77,6 +77,11 @@ class GloryState(State):
         self.signs: dict[int, str] = {}
         self.stack: list[Step] = []
         self.rounds: list[dict[str, Any]] = []
+        self.history_from: tuple[int, tuple[int, ...]] = (1, (0,) * n)
+        """Where ``rounds`` begins: that round's number and the totals before it. Round 1
+        and zeros in a game played from its start; a position set up by hand, or rebuilt
+        from an observation, has a history from its own round (or its last round) on. The
+        records of every round since then, added to those totals, make ``totals``."""
         self.log: list[str] = []
         self.result: Outcome | None = None
         self.moves: list[Move] | None = None
@@ -649,8 +654,10 @@ class GloryState(State):
         return twin
 
     def _to_json(self) -> dict[str, Any]:
+        """The state as JSON; ``history_from`` only when the history does not start with
+        the game (a set-up or sampled position), so a game's JSON is as it always was."""
         ids = self.game.ids
-        return {
+        data = {
             "deck": _named(self.deck, ids),
             "discard": _named(self.discard, ids),
             "hands": [_named(h, ids) for h in self.hands],
@@ -674,6 +681,10 @@ class GloryState(State):
             "log": list(self.log),
             "result": None if self.result is None else self.result.to_json(),
         }
+        start, base = self.history_from
+        if start != 1 or any(base):
+            data["history_from"] = {"round": start, "totals": list(base)}
+        return data
 
     @classmethod
     def from_json(cls, game: GloryRanch, data: Mapping[str, Any]) -> GloryState:
