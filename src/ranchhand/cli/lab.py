@@ -45,6 +45,13 @@ StoreOption = Annotated[
         "~/.local/share/ranchhand/lab.sqlite."
     ),
 ]
+EvaluationOption = Annotated[
+    str,
+    typer.Option(
+        help="What Ludii's metrics read: game (State.evaluate before every move) or "
+        "search[:ROLLOUTS[:EVERY]] (greedy playouts every EVERY-th move; default 32, 10)."
+    ),
+]
 AddressOption = Annotated[
     str | None, typer.Option(help="The Ray cluster to join (default: start a local Ray).")
 ]
@@ -133,6 +140,7 @@ def sweep_command(
         ),
     ] = None,
     first: Annotated[int, typer.Option(help="Games per cell to start from with --until.")] = 100,
+    evaluation: EvaluationOption = "game",
 ) -> None:
     """Simulate every combination of option values into the store, with the same seeds.
 
@@ -167,12 +175,14 @@ def sweep_command(
                 lineups = tuple(arena_lineups(bots, count))
             else:
                 lineups = tuple(_lineups(name, players, seats))
+            from ranchhand.lab.evaluation import parse_evaluation
             from ranchhand.lab.tune import parse_until
 
             _at_least_one("first", first)
             precision = tuple(parse_until(u) for u in until or [])
+            reading = parse_evaluation(evaluation)
             plan = Plan(name, lineups, varied, tuple(sorted(base.items())), games_, seed, bots,
-                        tuple(until or []), first if until else None)  # fmt: skip
+                        tuple(until or []), first if until else None, reading)  # fmt: skip
             settings = plan.settings()
             path = store or default_path()
             with (
@@ -185,7 +195,8 @@ def sweep_command(
                 )
                 kind = "arena" if bots else "sweep"
                 result = run_settings(settings, chosen, kept, kind, plan.command(), control,
-                                      _advancer(progress, task), precision, first)  # fmt: skip
+                                      _advancer(progress, task), precision, first,
+                                      reading)  # fmt: skip
         except RanchhandError as error:
             _fail(str(error))
             return
@@ -322,6 +333,7 @@ def tune_command(
         int, typer.Option(help="Games per setting at most (doubling from --first).")
     ] = 1024,
     max_points: Annotated[int, typer.Option(help="Settings raced at most.")] = 24,
+    evaluation: EvaluationOption = "game",
     jobs: Annotated[int | None, typer.Option(help="Processes or Ray CPUs.")] = None,
     store: StoreOption = None,
     backend_: Annotated[
@@ -331,6 +343,7 @@ def tune_command(
 ) -> None:
     """Find option values that meet targets: race every setting, adding games (same seeds)
     to each until its targets are clearly met or missed; every game is stored."""
+    from ranchhand.lab.evaluation import parse_evaluation
     from ranchhand.lab.tune import TunePlan, parse_target, race, split_options
 
     control = StopControl()
@@ -349,7 +362,8 @@ def tune_command(
                 fixed.append(("max_turns", str(_default_max_turns(name))))
             lineup = _lineups(name, players, [seats] if seats else None)[0]
             plan = TunePlan(name, lineup, tuple(searched), tuple(sorted(fixed)), targets, seed,
-                            first, max(first, max_games), max_points)  # fmt: skip
+                            first, max(first, max_games), max_points,
+                            parse_evaluation(evaluation))  # fmt: skip
             points = plan.points()
             for setting in points:
                 plan.simulation(setting, 1).check()

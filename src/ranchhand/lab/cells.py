@@ -19,6 +19,7 @@ from functools import partial
 from ranchhand.core.game import Game, Summary
 from ranchhand.core.registry import game_class
 from ranchhand.lab.backends import Backend, Progress
+from ranchhand.lab.evaluation import GAME, Evaluation
 from ranchhand.lab.store import Cell, Store
 from ranchhand.lab.trace import LabGame, play_traced
 from ranchhand.sim.simulate import Report, Simulation
@@ -70,8 +71,8 @@ class Gaps:
         return self.ranges[at][0] + position - self.offsets[at]
 
 
-def _play_at(sim: Simulation, gaps: Gaps, position: int) -> GameSummary:
-    return play_traced(sim, gaps[position])
+def _play_at(sim: Simulation, gaps: Gaps, evaluation: Evaluation, position: int) -> GameSummary:
+    return play_traced(sim, gaps[position], evaluation)
 
 
 class Keeper(Tally):
@@ -109,13 +110,14 @@ class CellResult:
     reused: int
 
 
-def version(game: Game) -> str:
-    """The rules version and the lab's, which together decide whether stored games count."""
-    return f"{game_class(game.id).version}+lab{TRACE_VERSION}"
+def version(game: Game, evaluation: Evaluation = GAME) -> str:
+    """The rules version, the lab's and the evaluation's, which together decide whether
+    stored games count."""
+    return f"{game_class(game.id).version}+lab{TRACE_VERSION}{evaluation.tag}"
 
 
-def store_cell(store: Store, sim: Simulation, game: Game) -> Cell:
-    return store.cell(game.id, version(game), sim.seats, dict(game.options), sim.seed)
+def store_cell(store: Store, sim: Simulation, game: Game, evaluation: Evaluation = GAME) -> Cell:
+    return store.cell(game.id, version(game, evaluation), sim.seats, dict(game.options), sim.seed)
 
 
 def tally_of(players: int, summary: Summary, games: Iterable[GameSummary]) -> Tally:
@@ -132,6 +134,7 @@ def run_cell(
     store: Store | None = None,
     control: StopControl | None = None,
     progress: Progress = None,
+    evaluation: Evaluation = GAME,
 ) -> CellResult:
     """Play what ``store`` lacks of ``sim`` on ``backend``; report on every game of it.
 
@@ -140,7 +143,7 @@ def run_cell(
     """
     game = sim.check()
     control = control or StopControl()
-    cell = None if store is None else store_cell(store, sim, game)
+    cell = None if store is None else store_cell(store, sim, game, evaluation)
     stored = set() if store is None or cell is None else store.stored(cell, sim.games)
     if progress and stored:
         progress(len(stored))
@@ -150,7 +153,8 @@ def run_cell(
     start = time.perf_counter()
     try:
         if len(gaps) and not control.requested:
-            result = backend.run(partial(_play_at, sim, gaps), len(gaps), order, control, progress)
+            play = partial(_play_at, sim, gaps, evaluation)
+            result = backend.run(play, len(gaps), order, control, progress)
             order.flush()
             if result.error is not None:
                 raise result.error

@@ -50,9 +50,13 @@ class MoveFacts:
     other player ever reached in the game; ``moves`` if it never does."""
     uncertainty_total: float | None = None
     """Sum over moves of the entropy of the evaluations (as shares), over log(players)."""
+    evaluated: int | None = None
+    """The moves evaluated: every move (``moves``) with the game's evaluation, every
+    k-th with a search (:mod:`ranchhand.lab.evaluation`); the per-move sums are over them."""
 
     def _per_move(self, total: float | None) -> float | None:
-        return None if total is None or not self.moves else total / self.moves
+        count = self.moves if self.evaluated is None else self.evaluated
+        return None if total is None or not count else total / count
 
     @property
     def decision_share(self) -> float | None:
@@ -108,8 +112,9 @@ def move_facts(
     winners: Sequence[int],
     players: int,
 ) -> MoveFacts:
-    """Ludii's per-game sums from the legal-action count and the evaluation (``None``: the
-    game has none) at the state before each move, and the game's winners.
+    """Ludii's per-game sums from the legal-action count at the state before each move,
+    the evaluations read (before each move, or each sampled one; ``None``: the game has
+    none), and the game's winners.
 
     >>> f = move_facts([2, 1, 3], [[0.5, 0.5], [0.7, 0.3], [0.2, 0.8]], (1,), 2)
     >>> f.lead_changes, round(f.drama_total, 6), f.decisive_at
@@ -119,6 +124,7 @@ def move_facts(
     decision_moves = sum(1 for n in legal if n > 1)
     if not evaluations or not moves:
         return MoveFacts(moves, decision_moves)
+    count = len(evaluations)
     top = top_ranked(winners, players)
     changes, previous = 0, frozenset[int]()
     gaps: list[float] = []
@@ -138,7 +144,7 @@ def move_facts(
     if others:
         threshold = max(e[p] for e in evaluations for p in others)
         decisive_at = next(
-            (i for i, e in enumerate(evaluations) if any(e[w] > threshold for w in top)), moves
+            (i for i, e in enumerate(evaluations) if any(e[w] > threshold for w in top)), count
         )
     return MoveFacts(
         moves,
@@ -149,4 +155,5 @@ def move_facts(
         stability,
         decisive_at,
         math.fsum(entropy(e) for e in evaluations) if players > 1 else None,
+        count,
     )

@@ -127,6 +127,11 @@ PER_GAME: dict[str, PerGame] = {
 }
 """Ludii's per-game metrics: the cell's figure is the mean over every game of these."""
 
+BOUNDED = frozenset({"Decision moves", "Lead change", "Drama (average)", "Drama (max)",
+                     "Decisiveness", "Uncertainty"})  # fmt: skip
+"""Per-game values between 0 and 1: their mean is too, so its interval is cut to [0, 1]
+(a t interval of values near 1 would otherwise reach past it)."""
+
 SHARES = ("Completion", "Drawishness", "Timeouts")
 LUDII = ("Balance", *SHARES, *PER_GAME)
 """Ludii's metrics in the order the report shows them."""
@@ -235,7 +240,10 @@ def ludii_metrics(games: Sequence[LabGame], players: int) -> dict[str, Estimate 
     )
     found["Timeouts"] = proportion(sum(g.truncated for g in games), n)
     for name, pick in PER_GAME.items():
-        found[name] = mean(_values(games, pick))
+        e = mean(_values(games, pick))
+        if e is not None and name in BOUNDED:
+            e = replace(e, low=max(0.0, e.low), high=min(1.0, e.high))
+        found[name] = e
     return found
 
 

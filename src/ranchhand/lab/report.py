@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -164,8 +165,9 @@ def shown_own(m: CellMetrics) -> list[str]:
 
 def _cell_section(s: Shown, fair: Fairness | None) -> str:
     m = s.metrics
+    options = html.escape(json.dumps(s.cell.cell.options, sort_keys=True))
     parts = [f"<h3>{html.escape(s.label)}</h3>",
-             f"<p class=dim>options {html.escape(json.dumps(s.cell.cell.options, sort_keys=True))}"
+             f"<p class=dim>options {options}; {html.escape(reading(s.cell.cell.version))}"
              f"</p>"]  # fmt: skip
     if not m.solitaire:
         bots = zip(s.cell.cell.seats, m.seats.advantage, strict=True)
@@ -217,6 +219,25 @@ def _cell_section(s: Shown, fair: Fairness | None) -> str:
 
 
 IMPACT_ROWS = 15
+
+
+def reading(version: str) -> str:
+    """Which evaluation a cell's Ludii metrics read, from its version (``+search32x10``).
+
+    >>> reading("3+lab2+search16x8")
+    'evaluation: 16 greedy playouts before every 8th move'
+    >>> reading("3+lab2")
+    "evaluation: the game's own, before every move"
+    """
+    found = re.search(r"\+search([0-9]+)x([0-9]+)", version)
+    if not found:
+        return "evaluation: the game's own, before every move"
+    every = "every move" if found[2] == "1" else f"every {_ordinal(int(found[2]))} move"
+    return f"evaluation: {found[1]} greedy playouts before {every}"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _sd(e: Estimate | None) -> str:

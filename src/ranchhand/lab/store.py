@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS games (
     decisive_at INTEGER,
     uncertainty_total REAL,
     actions TEXT,
+    evaluated INTEGER,
     PRIMARY KEY (cell, idx)
 );
 CREATE TABLE IF NOT EXISTS runs (
@@ -90,7 +91,7 @@ _GAME_COLUMNS = (
     "cell, idx, seed, winners, winner, truncated, turns, decisions, choices, points, "
     "lead_changes, winner_last, winner_deficit, winner_final, lead_from, scores, details, "
     "decision_moves, move_lead_changes, drama_total, drama_max, stability, decisive_at, "
-    "uncertainty_total, actions"
+    "uncertainty_total, actions, evaluated"
 )
 
 ADDED_COLUMNS = (
@@ -102,6 +103,7 @@ ADDED_COLUMNS = (
     ("decisive_at", "INTEGER"),
     ("uncertainty_total", "REAL"),
     ("actions", "TEXT"),
+    ("evaluated", "INTEGER"),
 )
 """Columns of lab version 2 (Ludii's metrics, action counts): added to an older store's
 games table when it is opened (its old games keep NULL there and belong to old cells)."""
@@ -321,15 +323,17 @@ def _row(cell: int, g: LabGame) -> tuple[Any, ...]:
         m.decisive_at,
         m.uncertainty_total,
         json.dumps(list(g.actions)),
+        m.evaluated,
     )
 
 
 def _game(row: Sequence[Any]) -> LabGame:
     (_, idx, seed, winners, _, truncated, turns, decisions, choices, points, changes,
      last, behind, final, lead_from, scores, details, decision_moves, move_changes,
-     drama_total, drama_max, stability, decisive_at, uncertainty, actions) = row  # fmt: skip
+     drama_total, drama_max, stability, decisive_at, uncertainty, actions,
+     evaluated) = row  # fmt: skip
     moves = MoveFacts(decisions, decision_moves or 0, move_changes, drama_total, drama_max,
-                      stability, decisive_at, uncertainty)  # fmt: skip
+                      stability, decisive_at, uncertainty, evaluated)  # fmt: skip
     return LabGame(
         idx,
         tuple(json.loads(winners)),

@@ -20,6 +20,7 @@ from ranchhand.core.errors import OptionError
 from ranchhand.core.registry import canonical_name, game_class
 from ranchhand.lab.backends import Backend, Progress
 from ranchhand.lab.cells import CellResult, run_cell, store_cell
+from ranchhand.lab.evaluation import GAME, Evaluation
 from ranchhand.lab.store import Store
 from ranchhand.sim.simulate import Simulation
 from ranchhand.sim.workers import StopControl
@@ -74,6 +75,7 @@ class Plan:
     until: tuple[str, ...] = ()
     """``--until`` texts: play each cell until these intervals are narrow enough."""
     first: int | None = None
+    evaluation: Evaluation = GAME
 
     def settings(self) -> list[Setting]:
         """Every combination of lineup and varied option values, in the order given, each
@@ -114,6 +116,8 @@ class Plan:
             words += ["--until", text]
         if self.until and self.first is not None:
             words += ["--first", str(self.first)]
+        if self.evaluation != GAME:
+            words += ["--evaluation", self.evaluation.text()]
         return shlex.join(words)
 
 
@@ -142,6 +146,7 @@ def run_settings(
     progress: Progress = None,
     until: Sequence[tuple[str, float]] = (),
     first: int = 100,
+    evaluation: Evaluation = GAME,
 ) -> SweepResult:
     """Play every setting into ``store`` as one run (cells named first); stop on request.
 
@@ -153,16 +158,18 @@ def run_settings(
     games = [s.sim.check() for s in settings]
     run = store.start_run(kind, first_sim.game, first_sim.games, backend.name, text)
     for position, (setting, game) in enumerate(zip(settings, games, strict=True)):
-        store.add_run_cell(run, store_cell(store, setting.sim, game), position, setting.label)
+        kept = store_cell(store, setting.sim, game, evaluation)
+        store.add_run_cell(run, kept, position, setting.label)
     result = SweepResult(run)
     start = time.perf_counter()
     reached = None
     try:
         if until:
-            reached = _until(settings, backend, store, control, progress, until, first, result)
+            reached = _until(settings, backend, store, control, progress, until, first, result,
+                             evaluation)  # fmt: skip
         else:
             for setting in settings:  # a stop ends the cell at hand (even the first) and the run
-                cell = run_cell(setting.sim, backend, store, control, progress)
+                cell = run_cell(setting.sim, backend, store, control, progress, evaluation)
                 result.cells.append((setting, cell))
                 if control.requested:
                     break
@@ -183,6 +190,7 @@ def _until(
     until: Sequence[tuple[str, float]],
     first: int,
     result: SweepResult,
+    evaluation: Evaluation,
 ) -> int:
     """Double each cell's games until its intervals are narrow enough; the most played."""
     from ranchhand.core.game import Summary
@@ -198,7 +206,7 @@ def _until(
         still = []
         for i in open_:
             sim = replace(settings[i].sim, games=count)
-            cell = run_cell(sim, backend, store, control, progress)
+            cell = run_cell(sim, backend, store, control, progress, evaluation)
             played[i] += cell.played
             reused.setdefault(i, cell.reused)
             done[i] = cell

@@ -11,11 +11,12 @@ details equal ``simulate``'s.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from ranchhand.core.game import CHANCE, State
 from ranchhand.core.runner import derive_seed, play
+from ranchhand.lab.evaluation import GAME, Evaluation, searcher
 from ranchhand.lab.flow import Flow, flow
 from ranchhand.lab.impact import labels
 from ranchhand.lab.ludii import MoveFacts, move_facts
@@ -41,8 +42,16 @@ class _Listener:
     """Counts decisions and choices, reads the evaluations before each move and the
     standings whenever a turn has ended, and counts each seat's kinds of action."""
 
-    def __init__(self, game: str, players: int) -> None:
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        search: Callable[[State, int], list[float]] | None = None,
+        every: int = 1,
+    ) -> None:
         self.game = game
+        self.search = search
+        self.every = every
         self.decisions = 0
         self.choices = 0
         self.legal: list[int] = []
@@ -58,7 +67,11 @@ class _Listener:
             offered = len(state.legal_actions(player))
             self.choices += offered
             self.legal.append(offered)
-            if self.evaluations is not None:
+            if self.search is not None:
+                if (self.decisions - 1) % self.every == 0:
+                    assert self.evaluations is not None
+                    self.evaluations.append(self.search(state, self.decisions - 1))
+            elif self.evaluations is not None:
                 evaluation = state.evaluate()
                 if evaluation is None:
                     self.evaluations = None
@@ -83,11 +96,15 @@ class _Listener:
             self.timeline.append([float(x) for x in standing])
 
 
-def play_traced(sim: Simulation, index: int) -> LabGame:
-    """Play game ``index`` of ``sim`` with its derived seed and keep the metric inputs."""
+def play_traced(sim: Simulation, index: int, evaluation: Evaluation = GAME) -> LabGame:
+    """Play game ``index`` of ``sim`` with its derived seed and keep the metric inputs
+    (Ludii's read from ``evaluation``: the game's own, or a search at sampled moves)."""
     game, factories = _worker_setup(sim)
     seed = derive_seed(sim.seed, index)
-    listener = _Listener(game.id, sim.players)
+    search = None
+    if evaluation.kind == "search":
+        search = searcher(game.new_initial_state(), evaluation, seed)
+    listener = _Listener(game.id, sim.players, search, evaluation.every)
     result = play(game, [make() for make in factories], seed, listener=listener)
     assert result.state is not None
     listener.read(result.state)  # the end: the listener hears no action after the last

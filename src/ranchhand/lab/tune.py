@@ -36,6 +36,7 @@ from ranchhand.core.registry import canonical_name, game_class
 from ranchhand.lab.backends import Backend, Progress
 from ranchhand.lab.cells import run_cell, store_cell
 from ranchhand.lab.estimate import Estimate
+from ranchhand.lab.evaluation import GAME, Evaluation
 from ranchhand.lab.export import column
 from ranchhand.lab.metrics import CellMetrics, measure
 from ranchhand.lab.store import Store
@@ -170,6 +171,7 @@ class TunePlan:
     first: int = 32
     max_games: int = 1024
     max_points: int = 24
+    evaluation: Evaluation = GAME
 
     def points(self) -> list[dict[str, str]]:
         """The settings to race: every combination, or evenly spaced values of each option
@@ -197,6 +199,8 @@ class TunePlan:
             words += ["--target", t.text]
         words += ["--seed", str(self.seed), "--first", str(self.first),
                   "--max-games", str(self.max_games)]  # fmt: skip
+        if self.evaluation != GAME:
+            words += ["--evaluation", self.evaluation.text()]
         return shlex.join(words)
 
 
@@ -277,7 +281,8 @@ def race(
     games_of = [s.check() for s in sims]
     run = store.start_run("tune", plan.game, plan.max_games, backend.name, plan.command())
     for position, (point, sim, game) in enumerate(zip(points, sims, games_of, strict=True)):
-        store.add_run_cell(run, store_cell(store, sim, game), position, dict(point.options))
+        kept = store_cell(store, sim, game, plan.evaluation)
+        store.add_run_cell(run, kept, position, dict(point.options))
     result = TuneResult(run, points)
     start = time.perf_counter()
     games = plan.first
@@ -289,7 +294,7 @@ def race(
             result.rounds += 1
             for point in todo:
                 sim = plan.simulation(point.options, games)
-                cell = run_cell(sim, backend, store, control, progress)
+                cell = run_cell(sim, backend, store, control, progress, plan.evaluation)
                 result.played += cell.played
                 if control.requested or cell.cell is None:
                     break
