@@ -75,13 +75,14 @@ def test_one_publishes_both_hear_within_a_second(pg_url: str) -> None:
             await heard_first.wait_for(("table:with:colons", 7), timeout=1.0)
             await heard_second.wait_for(("table:with:colons", 7), timeout=1.0)
             assert time.monotonic() - sent < 1.0
-            # Order is kept, and nothing is heard twice.
+            # Order is kept, nothing is heard twice, the last is always heard (a burst
+            # that comes while a change is handled is handled once more, with its newest).
             for step in range(8, 40):
                 await second.publish("t2", step)
-            await heard_first.wait_for(("t2", 39))
-            assert [s for t, s in heard_first.changes if t == "t2"] == list(range(8, 40))
-            await heard_second.wait_for(("t2", 39))
-            assert heard_second.changes == heard_first.changes
+            for heard in (heard_first, heard_second):
+                await heard.wait_for(("t2", 39))
+                steps = [s for t, s in heard.changes if t == "t2"]
+                assert steps == sorted(set(steps)) and steps[-1] == 39, steps
         finally:
             await first.stop()
             await second.stop()
@@ -176,7 +177,8 @@ def test_publish_returns_at_once_and_stop_sends_what_is_queued(pg_url: str) -> N
                 await sender.publish("burst", step)
             await sender.stop()  # flushes the queue before closing
             await heard.wait_for(("burst", 999))
-            assert [s for _t, s in heard.changes] == list(range(1000))
+            steps = [s for _t, s in heard.changes]
+            assert steps == sorted(set(steps)) and steps[-1] == 999
         finally:
             await listener.stop()
 

@@ -2,9 +2,16 @@
 
 A move is committed to the database first; then the process that made it calls
 ``publish(table_id, step)``. A notifier calls ``on_change(table_id, step)`` for
-every change made by any process serving the same database, this one included,
+the changes made by any process serving the same database, this one included,
 so the WebSocket hub has a single path for local and remote changes and never
 holds game state of its own (it rebuilds views from the database).
+
+Whoever tells of changes never waits on their handling: each table's changes are
+handled by a task of their own (:class:`Coalescer`), at most one at a time per
+table, so a slow table (a WebSocket that does not read, a slow database read)
+never holds up another, and a burst of changes to one table is handled once or
+twice with its newest step rather than once per change (a handler reads the
+table's current state, which holds every change before it).
 
 ``LocalNotifier`` serves one process. ``make_notifier`` picks the PostgreSQL
 notifier (LISTEN/NOTIFY, ``ranchhand.server.notify_pg``) for PostgreSQL URLs when
@@ -14,6 +21,7 @@ that module is present, so several processes can share tables.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
@@ -26,8 +34,10 @@ OnChange = Callable[[str, int], Awaitable[None]]
 
 class Notifier(Protocol):
     async def start(self, on_change: Callable[[str, int], Awaitable[None]]) -> None:
-        """Begin delivering changes: ``on_change(table_id, step)`` for every change
-        made by ANY process, this one included."""
+        """Begin delivering changes: ``on_change(table_id, step)`` after every change
+        made by ANY process, this one included. Changes to one table that come while
+        its ``on_change`` runs are delivered once more afterwards, with the newest
+        step; different tables' calls run side by side."""
         ...
 
     async def publish(self, table_id: str, step: int) -> None:
@@ -39,45 +49,89 @@ class Notifier(Protocol):
         ...
 
 
-class LocalNotifier:
-    """Changes made in this process, delivered to this process in order.
+class Coalescer:
+    """Calls ``handler(table_id, step)`` in tasks of its own: at most one call at a time
+    per table, and whatever arrives for a table during a call makes one more call after
+    it, with the newest step heard.
 
-    ``publish`` queues the change and returns at once; one task delivers the
-    queue, so a slow WebSocket never holds up the request that made the move.
+    ``submit`` never waits, so the loop that hears of changes (a notifier's, the hub's)
+    is never held up by the handling of one; tables are handled side by side. A
+    handler's failure is logged and does not stop later calls.
+    """
+
+    def __init__(self, handler: OnChange, name: str = "ranchhand-change") -> None:
+        self._handler = handler
+        self._name = name
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._pending: dict[str, int] = {}
+        self._closed = False
+
+    def submit(self, table_id: str, step: int) -> None:
+        """Have ``table_id``'s change handled: now, or after the call already running."""
+        if self._closed:
+            return
+        if table_id in self._running:
+            self._pending[table_id] = max(step, self._pending.get(table_id, step))
+            return
+        self._running[table_id] = asyncio.get_running_loop().create_task(
+            self._run(table_id, step), name=f"{self._name}-{table_id}"
+        )
+
+    @property
+    def busy(self) -> int:
+        """How many tables have a call running (or about to)."""
+        return len(self._running)
+
+    async def _run(self, table_id: str, step: int) -> None:
+        try:
+            while True:
+                try:
+                    await self._handler(table_id, step)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # one failed call must not stop the next
+                    log.exception("handling a change of table %s failed", table_id)
+                later = self._pending.pop(table_id, None)
+                if later is None:
+                    return
+                step = later
+        finally:
+            self._running.pop(table_id, None)
+            self._pending.pop(table_id, None)
+
+    async def stop(self) -> None:
+        """Cancel the calls running and take no more; safe to call more than once."""
+        self._closed = True
+        tasks = list(self._running.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+class LocalNotifier:
+    """Changes made in this process, delivered to this process.
+
+    ``publish`` hands the change to a :class:`Coalescer` and returns at once: the
+    request that made the move never waits on the WebSockets, and one table's slow
+    handling never delays another's.
     """
 
     def __init__(self) -> None:
-        self._queue: asyncio.Queue[tuple[str, int] | None] | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._changes: Coalescer | None = None
 
     async def start(self, on_change: Callable[[str, int], Awaitable[None]]) -> None:
-        queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue()
-        self._queue = queue
-
-        async def deliver() -> None:
-            while True:
-                item = await queue.get()
-                if item is None:
-                    return
-                try:
-                    await on_change(*item)
-                except Exception:  # one failed delivery must not stop the next
-                    log.exception("delivering a change of table %s failed", item[0])
-
-        self._task = asyncio.create_task(deliver(), name="ranchhand-local-notifier")
+        self._changes = Coalescer(on_change, name="ranchhand-local-change")
 
     async def publish(self, table_id: str, step: int) -> None:
-        if self._queue is not None:
-            self._queue.put_nowait((table_id, step))
+        if self._changes is not None:
+            self._changes.submit(table_id, step)
 
     async def stop(self) -> None:
-        if self._queue is not None and self._task is not None:
-            self._queue.put_nowait(None)
-            try:
-                await asyncio.wait_for(self._task, 5)
-            except (TimeoutError, asyncio.CancelledError):
-                self._task.cancel()
-        self._queue, self._task = None, None
+        changes, self._changes = self._changes, None
+        if changes is not None:
+            await changes.stop()
 
 
 def is_postgres(db_url: str) -> bool:

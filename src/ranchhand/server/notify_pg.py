@@ -18,9 +18,14 @@ What this does and does not promise:
   calls ``on_reconnect``, if given, so the server can resend its clients the
   current views of their tables.
 - ``publish`` queues the change and returns; a task sends what is queued in one
-  statement. If sending fails twice, this process calls its own ``on_change``
-  directly, so its clients still hear the move; other processes' clients hear
-  of the table at its next change.
+  statement. If sending fails twice, this process hands the change to its own
+  ``on_change`` directly, so its clients still hear the move; other processes'
+  clients hear of the table at its next change.
+- The listener only hands what it hears to a
+  :class:`~ranchhand.server.notify.Coalescer` and goes back to listening: it never
+  waits on ``on_change`` (nor on ``on_reconnect``), so a table whose handling is
+  slow holds up neither the channel nor any other table, and a burst of changes to
+  one table is handled with its newest step.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from collections.abc import Awaitable, Callable
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
+
+from ranchhand.server.notify import Coalescer, OnChange
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +56,6 @@ BATCH = 500
 
 FIRST_DELAY = 0.1
 MAX_DELAY = 5.0
-
-OnChange = Callable[[str, int], Awaitable[None]]
 
 
 def conninfo_from_url(db_url: str) -> str:
@@ -121,7 +126,8 @@ class PostgresNotifier:
         self.channel = channel
         self.heartbeat = heartbeat
         self.on_reconnect = on_reconnect
-        self._on_change: OnChange | None = None
+        self._changes: Coalescer | None = None
+        self._reconnected: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
         self._listening: psycopg.AsyncConnection | None = None
         self._publisher: psycopg.AsyncConnection | None = None
@@ -140,7 +146,7 @@ class PostgresNotifier:
         """
         if self._listener is not None:
             raise RuntimeError("PostgresNotifier.start called twice")
-        self._on_change = on_change
+        self._changes = Coalescer(on_change, name="ranchhand-notify-change")
         first = await self._listen()
         self._listener = asyncio.create_task(self._run(first), name="ranchhand-notify-listen")
         self._sender = asyncio.create_task(self._send_queued(), name="ranchhand-notify-send")
@@ -177,6 +183,14 @@ class PostgresNotifier:
         self._listening = None
         await self._close(self._publisher)
         self._publisher = None
+        reconnected, self._reconnected = self._reconnected, None
+        if reconnected is not None:
+            reconnected.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reconnected
+        changes, self._changes = self._changes, None
+        if changes is not None:
+            await changes.stop()
 
     async def _send_queued(self) -> None:
         while True:
@@ -213,7 +227,7 @@ class PostgresNotifier:
                         error,
                     )
         for table_id, step in batch:  # at least this process's clients hear of them
-            await self._deliver(table_id, step)
+            self._deliver(table_id, step)
 
     async def _connect(self) -> psycopg.AsyncConnection:
         return await psycopg.AsyncConnection.connect(
@@ -246,28 +260,33 @@ class PostgresNotifier:
                 self.reconnects += 1
                 log.info("notifications: listening again after a lost connection")
                 delay = FIRST_DELAY
-                if self.on_reconnect is not None:
-                    await self._guarded(self.on_reconnect())
+                if self.on_reconnect is not None and (
+                    self._reconnected is None or self._reconnected.done()
+                ):
+                    self._reconnected = asyncio.create_task(
+                        self._guarded(self.on_reconnect()), name="ranchhand-notify-reconnected"
+                    )
             try:
                 async for note in conn.notifies(timeout=self.heartbeat):
                     parsed = parse_payload(note.payload)
                     if parsed is None:
                         log.warning("notifications: ignored a malformed payload %r", note.payload)
                         continue
-                    await self._deliver(*parsed)
+                    self._deliver(*parsed)
                 await conn.execute("SELECT 1")  # a quiet connection may be a dead one
             except psycopg.Error as error:
                 log.warning("notifications: the listening connection dropped (%s)", error)
                 await self._close(conn)
                 self._listening = conn = None
 
-    async def _deliver(self, table_id: str, step: int) -> None:
-        if self._on_change is not None:
-            await self._guarded(self._on_change(table_id, step))
+    def _deliver(self, table_id: str, step: int) -> None:
+        """Hand a change to its table's handler and return at once."""
+        if self._changes is not None:
+            self._changes.submit(table_id, step)
 
     @staticmethod
     async def _guarded(call: Awaitable[None]) -> None:
-        """Await a server callback; its failure is logged, never stops the listener."""
+        """Await a server callback; its failure is logged, never stops anything else."""
         try:
             await call
         except asyncio.CancelledError:

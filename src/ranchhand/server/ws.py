@@ -6,23 +6,52 @@ its view again, built from its own seat's observation. A client may send
 ``{"action": "TEXT", "step": N}`` and gets the new view or ``{"error": "..."}``.
 The socket layer keeps no game state: views come from the table service, which
 checks the database.
+
+Back-pressure: a client that does not read must cost the others nothing. So
+nobody ever waits on a connection's send but that connection's own sender task:
+
+- Each connection has a :class:`Mailbox`, what it still has to be sent, and a
+  sender that sends it in order. Views are whole states, so a view waiting behind
+  no error frame is replaced by a newer one: a client that falls behind gets the
+  newest view, never a backlog. Error frames keep their place between views. The
+  view's JSON is built by the sender when it sends it, so a stuck client costs
+  no CPU however often its table changes.
+- A frame must be on its way within ``send_timeout`` seconds of being queued (a
+  newer view that replaces a waiting one keeps the waiting one's time): a client
+  that stays behind longer, or whose send stays blocked, is closed with code
+  4408 and its TCP connection dropped (:class:`AbortableSockets`).
+- The hub only reads a changed table (one read in flight per table, changes that
+  arrive meanwhile coalesced into one more read) and puts the view in each
+  watcher's mailbox: it never awaits a send, and notifiers never await the hub.
+- A connection's own frames are read only while its mailbox has room, so a client
+  that sends without reading its replies is slowed by TCP, not queued for.
+- At most ``per_table`` connections watch one table and ``per_address`` come from
+  one client address; more are refused with an error frame and code 4429.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
-from collections.abc import MutableMapping
-from dataclasses import dataclass, field
+import math
+import struct
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Coroutine, MutableMapping
+from dataclasses import dataclass
+from socket import SO_LINGER, SOL_SOCKET
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from ranchhand.server.errors import TableError
 from ranchhand.server.live import Live
+from ranchhand.server.notify import Coalescer
 from ranchhand.server.tables import TableService
 from ranchhand.server.views import table_view
 
@@ -32,40 +61,266 @@ MAX_FRAME = 16 * 1024
 """The largest frame a client may send; larger ones get an error frame."""
 CLOSE_NO_TABLE = 4404
 CLOSE_BAD_TOKEN = 4403
+CLOSE_TOO_SLOW = 4408
+"""A client that did not take its frames within ``send_timeout`` (like HTTP's 408)."""
+CLOSE_TOO_MANY = 4429
+"""Refused: its table or its address has as many WebSockets as allowed (like HTTP's 429)."""
+
+SEND_TIMEOUT = 10.0
+"""Seconds a frame may wait for a client to take it. Long enough for a phone on a bad
+network to get a view (tens of KB), short enough that a stuck client's buffers are
+given back soon."""
+PER_TABLE = 100
+"""WebSockets watching one table at once: its seats (at most 6) and spectators."""
+PER_ADDRESS = 64
+"""WebSockets from one client address at once (behind a proxy, pass ``--proxy-headers``
+so that each client has its own address)."""
+BACKLOG = 8
+"""Frames a connection's mailbox holds before its own frames are read no further."""
+CLOSE_GRACE = 2.0
+"""Seconds a closed connection has to take its close frame before it is dropped."""
+ABORT = "ranchhand.abort"
+"""The scope key where :class:`AbortableSockets` puts a call that drops the connection."""
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True)
+class SocketLimits:
+    """How much a WebSocket client may hold: see the module's docstring."""
+
+    send_timeout: float = SEND_TIMEOUT
+    per_table: int = PER_TABLE
+    per_address: int = PER_ADDRESS
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.send_timeout) and 0 < self.send_timeout <= 3600):
+            raise ValueError(f"send_timeout must be 0 to 3600 seconds, got {self.send_timeout}")
+        for name in ("per_table", "per_address"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**6:
+                raise ValueError(f"{name} must be a whole number from 1 to 1000000, got {value!r}")
+
+
+@dataclass
+class Frame:
+    """One thing a mailbox holds: a view to build from ``live``, or an error's text."""
+
+    since: float
+    """When this place in the mailbox was taken (a newer view keeps it)."""
+    live: Live | None = None
+    error: str | None = None
+
+
+class Mailbox:
+    """What one connection still has to be sent, oldest first.
+
+    A view put behind a waiting view replaces it (views are whole states: the newer
+    one says all the older did), unless it is of an earlier step; an error frame is
+    put behind whatever waits, so it arrives after the views that came before it and
+    before those that come after.
+    """
+
+    def __init__(self, capacity: int = BACKLOG, clock: Callable[[], float] = time.monotonic):
+        self.capacity = capacity
+        self.clock = clock
+        self._frames: deque[Frame] = deque()
+        self._ready = asyncio.Event()
+        self._room = asyncio.Event()
+        self._room.set()
+
+    def put_view(self, live: Live) -> None:
+        last = self._frames[-1] if self._frames else None
+        if last is not None and last.live is not None:
+            if live.step >= last.live.step:
+                last.live = live
+            return
+        self._put(Frame(self.clock(), live=live))
+
+    def put_error(self, message: str) -> None:
+        self._put(Frame(self.clock(), error=message))
+
+    def _put(self, frame: Frame) -> None:
+        self._frames.append(frame)
+        self._ready.set()
+        if len(self._frames) >= self.capacity:
+            self._room.clear()
+
+    async def get(self) -> Frame:
+        """The oldest frame, once there is one."""
+        while not self._frames:
+            self._ready.clear()
+            await self._ready.wait()
+        frame = self._frames.popleft()
+        if len(self._frames) < self.capacity:
+            self._room.set()
+        return frame
+
+    async def room(self) -> None:
+        """Return once the mailbox holds fewer frames than its capacity."""
+        await self._room.wait()
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+
 class Connection:
-    socket: WebSocket
-    table_id: str
-    seat: int | None
-    sent: tuple[Any, ...] = (-1, ())
-    """The version (step, seat kinds, names, open seats) of the last view sent, so none is
-    sent twice."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One WebSocket: its viewer, its mailbox and the sender that empties it."""
 
-    async def send_view(self, live: Live) -> None:
+    def __init__(
+        self,
+        socket: WebSocket,
+        table_id: str,
+        seat: int | None,
+        *,
+        send_timeout: float = SEND_TIMEOUT,
+        address: str = "",
+    ) -> None:
+        self.socket = socket
+        self.table_id = table_id
+        self.seat = seat
+        self.send_timeout = send_timeout
+        self.address = address
+        self.mailbox = Mailbox()
+        self.sent: tuple[Any, ...] = (-1, ())
+        """The version (step, seat kinds, names, open seats) of the last view sent, so
+        none is sent twice and views only move forward."""
+        self.too_slow = False
+
+    def offer(self, live: Live) -> None:
+        """Have the view of ``live`` sent (or a newer one): returns at once."""
+        self.mailbox.put_view(live)
+
+    def tell(self, message: str) -> None:
+        """Have ``{"error": message}`` sent, after what is queued: returns at once."""
+        self.mailbox.put_error(message)
+
+    def render(self, frame: Frame) -> str | None:
+        """The text to send for ``frame``; None for a view already sent or older."""
+        if frame.live is None:
+            return json.dumps({"error": frame.error})
+        live = frame.live
         version = (live.step, live.meta.kinds, live.meta.names, live.meta.open)
-        async with self.lock:
-            if version == self.sent or live.step < self.sent[0]:
-                return
-            self.sent = version
-            await self.socket.send_text(json.dumps(table_view(live, self.seat)))
+        if version == self.sent or live.step < self.sent[0]:
+            return None
+        self.sent = version
+        return json.dumps(table_view(live, self.seat))
 
-    async def send_error(self, message: str) -> None:
-        async with self.lock:
-            await self.socket.send_text(json.dumps({"error": message}))
+    async def send_all(self) -> None:
+        """The sender: send what the mailbox gets, in order, until the client is too
+        slow (then close it and return) or gone (then raise)."""
+        while True:
+            frame = await self.mailbox.get()
+            left = self.send_timeout - (self.mailbox.clock() - frame.since)
+            if left <= 0:
+                await self.close_slow()
+                return
+            text = self.render(frame)
+            if text is None:
+                continue
+            try:
+                await asyncio.wait_for(self.socket.send_text(text), left)
+            except TimeoutError:
+                await self.close_slow()
+                return
+
+    async def close_slow(self) -> None:
+        """Close a client that did not take its frames in time, and drop its connection
+        (its close frame may never get through: it waits behind what was not read)."""
+        self.too_slow = True
+        log.info(
+            "table %s: closed a WebSocket from %s that took no frame for %g s",
+            self.table_id,
+            self.address or "an unknown address",
+            self.send_timeout,
+        )
+        reason = f"too slow: a frame waited over {self.send_timeout:g} s"
+        await close_or_drop(self.socket, CLOSE_TOO_SLOW, reason)
+
+    async def serve(self, read: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run the sender beside ``read`` (the loop of the client's frames) until either
+        ends: the client left, or it was too slow."""
+        sender = asyncio.create_task(self.send_all(), name=f"ranchhand-ws-send-{self.table_id}")
+        reader = asyncio.create_task(read(), name=f"ranchhand-ws-read-{self.table_id}")
+        tasks = {sender, reader}
+        for task in tasks:
+            task.add_done_callback(self._finished)
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:  # cancelled from outside (the server stops): cancel both, wait for neither
+            for task in tasks:
+                task.cancel()
+        await asyncio.wait(tasks)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        """Log a reader's failure (a bug); a sender's is a client gone, said at debug."""
+        failed = None if task.cancelled() else task.exception()
+        if failed is None:
+            return
+        if isinstance(failed, WebSocketDisconnect | OSError) or "send" in task.get_name():
+            log.debug("table %s: a WebSocket ended: %r", self.table_id, failed)
+        else:
+            log.error("table %s: a WebSocket's frame failed", self.table_id, exc_info=failed)
+
+
+async def close_or_drop(socket: WebSocket, code: int, reason: str) -> None:
+    """Ask the client to close (``code``, ``reason``); drop the TCP connection if the close
+    frame cannot be written within ``CLOSE_GRACE`` s, or was not taken by then."""
+    abort = socket.scope.get(ABORT)
+    short = reason.encode()[:120].decode(errors="ignore")  # a close reason is at most 123 bytes
+    try:
+        await asyncio.wait_for(socket.close(code=code, reason=short), CLOSE_GRACE)
+    except Exception:  # a blocked send (TimeoutError), or a connection already gone
+        if abort is not None:
+            abort()
+        return
+    if abort is not None:
+        asyncio.get_running_loop().call_later(CLOSE_GRACE, abort)
+
+
+async def refuse(socket: WebSocket, code: int, message: str) -> None:
+    """An error frame, then the close ``code``: for a connection that is not let in."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.send_text(json.dumps({"error": message})), CLOSE_GRACE)
+    await close_or_drop(socket, code, message)
 
 
 class Hub:
     """Who watches which table; told of every change by the notifier."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, limits: SocketLimits | None = None) -> None:
         self.service = service
+        self.limits = limits or SocketLimits()
         self.watchers: dict[str, set[Connection]] = {}
+        self.addresses: Counter[str] = Counter()
+        self._changes = Coalescer(self._update, name="ranchhand-hub")
+        self.reads = 0
+        """Tables read to send their views (for tests: a burst costs few reads)."""
 
-    def join(self, connection: Connection) -> None:
-        self.watchers.setdefault(connection.table_id, set()).add(connection)
+    def admit(self, address: str) -> str | None:
+        """Count one more connection from ``address``; the refusal if it has too many."""
+        most = self.limits.per_address
+        if self.addresses[address] >= most:
+            return (
+                f"too many WebSockets from your address: at most {most} at once; "
+                "close some and try again"
+            )
+        self.addresses[address] += 1
+        return None
+
+    def release(self, address: str) -> None:
+        self.addresses[address] -= 1
+        if self.addresses[address] <= 0:
+            del self.addresses[address]
+
+    def join(self, connection: Connection) -> str | None:
+        """Watch a table; the refusal if it already has as many watchers as allowed."""
+        group = self.watchers.setdefault(connection.table_id, set())
+        most = self.limits.per_table
+        if len(group) >= most:
+            return (
+                f"this table has {most} WebSockets watching it, the most it takes; try again later"
+            )
+        group.add(connection)
+        return None
 
     def leave(self, connection: Connection) -> None:
         group = self.watchers.get(connection.table_id)
@@ -75,67 +330,134 @@ class Hub:
                 del self.watchers[connection.table_id]
 
     async def on_change(self, table_id: str, step: int) -> None:
-        group = self.watchers.get(table_id)
-        if not group:
+        """Have the table's watchers sent its new view; returns at once."""
+        if table_id in self.watchers:
+            self._changes.submit(table_id, step)
+
+    async def refresh(self) -> None:
+        """Send every watched table's current view again (after the notifier reconnects,
+        changes made by other processes meanwhile were not heard); returns at once."""
+        for table_id in list(self.watchers):
+            self._changes.submit(table_id, -1)
+
+    async def stop(self) -> None:
+        await self._changes.stop()
+
+    async def _update(self, table_id: str, step: int) -> None:
+        """Read the table once and put its view in every watcher's mailbox."""
+        if table_id not in self.watchers:
             return
+        self.reads += 1
         try:
             live = await asyncio.to_thread(self.service.current, table_id)
         except TableError:
             return
-        await asyncio.gather(*(self._send(c, live) for c in list(group)))
-
-    async def refresh(self) -> None:
-        """Send every watched table's current view again (after the notifier reconnects,
-        changes made by other processes meanwhile were not heard)."""
-        await asyncio.gather(*(self.on_change(table_id, -1) for table_id in list(self.watchers)))
-
-    async def _send(self, connection: Connection, live: Live) -> None:
-        try:
-            await connection.send_view(live)
-        except Exception:  # a closed socket: its own handler removes it
-            log.debug("table %s: a view could not be sent", connection.table_id)
+        for connection in list(self.watchers.get(table_id, ())):
+            connection.offer(live)
 
     @property
     def count(self) -> int:
         return sum(len(group) for group in self.watchers.values())
 
 
+def drop(transport: Any) -> None:
+    """Drop a connection at once with a TCP reset: what the client did not read is thrown
+    away, here and in the kernel (a plain close would leave the kernel sending it, for
+    minutes, to a client that does not read)."""
+    if transport.is_closing():
+        return
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(SOL_SOCKET, SO_LINGER, struct.pack("ii", 1, 0))
+    transport.abort()
+
+
+class AbortableSockets:
+    """ASGI middleware: puts in each WebSocket's scope (key ``ABORT``) a call that drops
+    its TCP connection at once.
+
+    ASGI can only ask a server to close a WebSocket, and the close frame waits behind
+    whatever the client has not read: a client that never reads would keep its
+    connection, and the server's buffers for it, for ever. uvicorn's own ``send`` is
+    a method of the connection's protocol, whose transport can abort. So this must
+    wrap the app outermost (added last), where ``send`` is still the server's own;
+    elsewhere, or under another server, nothing is put in the scope and a stuck
+    connection is only asked to close.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            if callable(getattr(transport, "abort", None)):  # asyncio's or uvloop's
+                scope[ABORT] = functools.partial(drop, transport)
+        await self.app(scope, receive, send)
+
+
 def router(hub: Hub, publish: Any) -> APIRouter:
     """The WebSocket route; ``publish(table_id, step)`` announces a committed move."""
     routes = APIRouter()
-    service = hub.service
 
     @routes.websocket("/ws/tables/{table_id}")
     async def table_socket(socket: WebSocket, table_id: str, token: str | None = None) -> None:
         """A live view of one table: the spectator's without a token, else the seat's."""
         await socket.accept()
-        try:
-            live, seat = await asyncio.to_thread(service.view_seat, table_id, token)
-        except TableError as error:
-            await socket.send_text(json.dumps({"error": error.message}))
-            code = CLOSE_NO_TABLE if error.status == 404 else CLOSE_BAD_TOKEN
-            await socket.close(code=code, reason=error.message[:100])
+        address = socket.client.host if socket.client is not None else "unknown"
+        refusal = hub.admit(address)
+        if refusal is not None:
+            await refuse(socket, CLOSE_TOO_MANY, refusal)
             return
-        connection = Connection(socket, table_id, seat)
-        hub.join(connection)
         try:
-            await connection.send_view(live)
-            while True:
-                message = await socket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                reply = await _handle(service, connection, message, token, publish)
-                if reply is not None:
-                    await connection.send_error(reply)
-        except WebSocketDisconnect:
-            pass
+            await _watch(hub, socket, table_id, token, address, publish)
         finally:
-            hub.leave(connection)
-            if socket.application_state == WebSocketState.CONNECTED:
-                with contextlib.suppress(Exception):
-                    await socket.close()
+            hub.release(address)
 
     return routes
+
+
+async def _watch(
+    hub: Hub, socket: WebSocket, table_id: str, token: str | None, address: str, publish: Any
+) -> None:
+    service = hub.service
+    connection = Connection(
+        socket, table_id, None, send_timeout=hub.limits.send_timeout, address=address
+    )
+    refusal = hub.join(connection)  # before the read: no change after it goes unheard
+    if refusal is not None:
+        await refuse(socket, CLOSE_TOO_MANY, refusal)
+        return
+    try:
+        live, connection.seat = await asyncio.to_thread(service.view_seat, table_id, token)
+    except TableError as error:
+        hub.leave(connection)
+        code = CLOSE_NO_TABLE if error.status == 404 else CLOSE_BAD_TOKEN
+        await refuse(socket, code, error.message)
+        return
+
+    async def read() -> None:
+        while True:
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            await connection.mailbox.room()
+            reply = await _handle(service, connection, message, token, publish)
+            if reply is not None:
+                connection.tell(reply)
+
+    try:
+        connection.offer(live)  # after any view a change put first, it is dropped as older
+        await connection.serve(read)
+    finally:
+        hub.leave(connection)
+        if (
+            not connection.too_slow
+            and socket.application_state == WebSocketState.CONNECTED
+            and socket.client_state == WebSocketState.CONNECTED
+        ):
+            await close_or_drop(socket, 1000, "")
 
 
 async def _handle(
@@ -145,7 +467,7 @@ async def _handle(
     token: str | None,
     publish: Any,
 ) -> str | None:
-    """Play one frame's move; the error to send back, or None once the view is sent."""
+    """Play one frame's move; the error to send back, or None once the view is queued."""
     raw = message.get("text")
     if raw is None:
         data = message.get("bytes") or b""
@@ -174,6 +496,6 @@ async def _handle(
         moved = await asyncio.to_thread(service.act, connection.table_id, token, action, step)
     except TableError as error:
         return error.message
-    await connection.send_view(moved.live)
+    connection.offer(moved.live)
     await publish(connection.table_id, moved.live.step)
     return None
