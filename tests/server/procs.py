@@ -87,11 +87,24 @@ class Server:
     output goes to a log file whose tail is shown when something fails.
     """
 
-    def __init__(self, db_url: str, folder: Path, *, workers: int = 1, name: str = "server"):
+    def __init__(
+        self,
+        db_url: str,
+        folder: Path,
+        *,
+        workers: int = 1,
+        name: str = "server",
+        settings: dict[str, Any] | None = None,
+    ):
         self.db_url = db_url
         self.folder = folder
         self.workers = workers
         self.name = name
+        self.settings = settings
+        """Fields of ``ranchhand.server.app.Settings`` besides ``db`` (``limits`` as
+        ``{name: text}``): given, the app is served by uvicorn's factory
+        (``app_from_env``, as ``serve --workers`` serves it) instead of ``ranchhand serve``,
+        so a test can set what ``serve`` has no flag for."""
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -112,18 +125,15 @@ class Server:
         assert self.proc is None or self.proc.poll() is not None, "already running"
         self.port = free_port()
         self.starts += 1
-        command = [
-            sys.executable,
-            "-m",
-            "ranchhand",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--db",
-            self.db_url,
-        ]
+        command = [sys.executable, "-m", "ranchhand", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(self.port), "--db", self.db_url]
+        env = None
+        if self.settings is not None:
+            from ranchhand.server.app import SETTINGS_ENV
+
+            env = {**os.environ, SETTINGS_ENV: json.dumps({"db": self.db_url, **self.settings})}
+            command = [sys.executable, "-m", "uvicorn", "ranchhand.server.app:app_from_env"]
+            command += ["--factory", "--host", "127.0.0.1", "--port", str(self.port)]
         if self.workers != 1:
             command += ["--workers", str(self.workers)]
         with self.log_path.open("ab") as log:
@@ -131,6 +141,7 @@ class Server:
             log.flush()
             self.proc = subprocess.Popen(
                 command,
+                env=env,
                 cwd=self.folder,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
