@@ -52,6 +52,13 @@ class Settings:
     migrate: bool = True
     """Create or upgrade the schema when the app starts."""
     cache_size: int = CACHE_SIZE
+    ws_send_timeout: float = ws.SEND_TIMEOUT
+    """Seconds a WebSocket frame may wait for its client; a client that falls further
+    behind is closed with 4408 (:mod:`ranchhand.server.ws`)."""
+    ws_per_table: int = ws.PER_TABLE
+    """WebSockets watching one table at once; more are refused with 4429."""
+    ws_per_address: int = ws.PER_ADDRESS
+    """WebSockets from one client address at once; more are refused with 4429."""
     limits: LimitSettings = field(default_factory=LimitSettings)
     """Rates, timeouts and caps at the HTTP edge (:mod:`ranchhand.server.limits`)."""
     allowed_origins: tuple[str, ...] = ()
@@ -80,7 +87,10 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
     if settings.migrate:
         migrate(engine)
     service = TableService(engine, cache_size=settings.cache_size)
-    hub = ws.Hub(service)
+    sockets = ws.SocketLimits(
+        settings.ws_send_timeout, settings.ws_per_table, settings.ws_per_address
+    )
+    hub = ws.Hub(service, sockets)
     chosen = notifier or make_notifier(settings.db, on_reconnect=hub.refresh)
     bots = BotRunner(service, chosen)
 
@@ -98,6 +108,7 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
         finally:
             await bots.stop()
             await chosen.stop()
+            await hub.stop()
             engine.dispose()
             log.info("stopped")
 
@@ -127,6 +138,7 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
     app.add_middleware(BodyGuard, limit=MAX_BODY, timeout=timeout, larger=larger)  # type: ignore[arg-type]
     app.add_middleware(RateLimit, limiter=limiter)  # type: ignore[arg-type]
     app.add_middleware(BrowserDefences, allowed=origins)  # type: ignore[arg-type]
+    app.add_middleware(ws.AbortableSockets)  # outermost: it must see uvicorn's own send
     return app
 
 
