@@ -85,7 +85,7 @@ OWN_DEFINITIONS = {
 """The lab's own measures, which say what Ludii's do not."""
 
 COMPARED = ("Duration (turns)", "Completion", "Lead change", "Drama (average)", "Decisiveness")
-SOLITAIRE_COMPARED = ("Duration (turns)", "Completion", "turns (completed games)")
+SOLITAIRE_COMPARED = ("Duration (turns)", "Completion")
 
 
 @dataclass
