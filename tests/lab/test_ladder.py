@@ -51,3 +51,24 @@ def test_a_bot_that_never_wins_is_called_out() -> None:
     page = section(report)
     assert "40–0–0" in page and "random never beat greedy in 40 decided games" in page
     assert "rests on the prior" in page
+
+
+def test_the_arena_itself_can_keep_its_games(tmp_path: Path) -> None:
+    """``arena`` with the lab's arena runner (what ``ranchhand arena --store`` needs): the
+    same ratings as without, every lineup a cell of one arena run, a rerun replays nothing."""
+    from ranchhand.cli.lab import arena_runner
+    from ranchhand.sim.arena import arena
+
+    options = (("max_turns", "300"),)
+    plain = arena("rancho", ["random", "greedy"], 4, 2, 5, 1, options)
+    path = tmp_path / "a.sqlite"
+    with arena_runner(path, "local", None, 1, "ranchhand arena rancho") as run:
+        kept = arena("rancho", ["random", "greedy"], 4, 2, 5, 1, options, run=run)
+    assert kept.to_json() == plain.to_json()
+    with Store(path) as store:
+        (stored_run,) = store.runs()
+        assert stored_run.kind == "arena" and stored_run.played == 16
+        assert len(store.run_cells(stored_run.id)) == 4
+    out = tmp_path / "r.html"
+    made_report = runner.invoke(app, ["report", "--store", str(path), "--out", str(out)])
+    assert made_report.exit_code == 0 and "<h3>Arena</h3>" in out.read_text()

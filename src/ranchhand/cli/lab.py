@@ -87,6 +87,53 @@ def simulation_runner(
             yield _stored(chosen, store)
 
 
+@contextlib.contextmanager
+def arena_runner(
+    store_path: Path | None,
+    backend_name: str,
+    address: str | None,
+    jobs: int | None,
+    command: str,
+) -> Iterator[Run]:
+    """What plays ``ranchhand arena``'s lineups: as :func:`simulation_runner` without a
+    store; with one, every lineup becomes a cell of one stored run of kind ``arena`` (its
+    label the seats), which ``report`` shows as a ladder with intervals on every gap.
+
+    ``arena`` takes it as its ``run``: ``with arena_runner(store, backend, address, jobs,
+    command) as run: arena(..., run=run)``.
+    """
+    if store_path is None:
+        with simulation_runner(None, backend_name, address, jobs) as plain_run:
+            yield plain_run
+        return
+    with backend(backend_name, jobs, address) as chosen, Store(store_path) as store:
+        yield _arena_cells(chosen, store, command)
+
+
+def _arena_cells(chosen: Backend, store: Store, command: str) -> Run:
+    """A runner that keeps each lineup as a cell of one arena run (started at the first)."""
+    from ranchhand.lab.cells import run_cell, store_cell
+
+    state: dict[str, int] = {"cells": 0}
+
+    def run(sim: Simulation, jobs: int | None, progress: Progress, control: StopControl) -> Report:
+        game = sim.check()
+        if "run" not in state:
+            state["run"] = store.start_run("arena", sim.game, sim.games, chosen.name, command)
+        run_id = state["run"]
+        cell = store_cell(store, sim, game)
+        store.add_run_cell(run_id, cell, state["cells"], {"seats": ",".join(sim.seats)})
+        state["cells"] += 1
+        result = run_cell(sim, chosen, store, control, progress)
+        state["played"] = state.get("played", 0) + result.played
+        state["reused"] = state.get("reused", 0) + result.reused
+        status = "stopped" if control.requested or result.report.partial else "done"
+        store.finish_run(run_id, status, state["played"], state["reused"], 0.0)
+        return result.report
+
+    return run
+
+
 def _stored(chosen: Backend, store: Store) -> Run:
     """A runner that keeps each simulation in ``store`` as a run of one cell."""
     from ranchhand.lab.sweep import Setting, run_settings
