@@ -62,3 +62,18 @@ def test_identical_cells_differ_by_nothing() -> None:
     same = {i: 1.0 for i in range(10)}
     c = compare("Completion", "A", "B", same, dict(same), paired=True)
     assert c is not None and c.diff == 0 and c.p == 1.0
+
+
+def test_impact_lifts_by_hand() -> None:
+    from ranchhand.lab.impact import length_lifts, lifts, newcombe
+
+    d, low, high = newcombe(56, 70, 48, 80)  # Newcombe's (1998) worked example
+    assert (round(d, 4), round(low, 4), round(high, 4)) == (0.2, 0.0524, 0.3339)
+    # seat 0 always plays "horse" and wins 8 of 10; seat 1 never does and wins 2
+    games = [([{"horse": 1}, {}], (0,) if i < 8 else (1,)) for i in range(10)]
+    (horse,) = lifts(games)
+    assert horse.used == 10 and horse.used_wins == 8 and horse.lift == pytest.approx(0.6)
+    assert horse.clear
+    solo = [({"cow": 1} if i % 2 else {}, 20 if i % 2 else 30) for i in range(12)]
+    (cow,) = length_lifts(solo)
+    assert cow.lift == -10 and cow.low == cow.high == -10

@@ -197,6 +197,7 @@ def _cell_section(s: Shown, fair: Fairness | None) -> str:
     own = [[html.escape(n), _estimate(m.own.get(n), n in PERCENT) + _sd(m.own.get(n))]
            for n in shown_own(m)]  # fmt: skip
     parts.append("<h4>The lab's own measures</h4>" + _table(["measure", "value [95%]"], own))
+    parts.append(_length_impact(m) if m.solitaire else "")
     found = impact.lifts(
         ([g.actions[p] if p < len(g.actions) else {} for p in range(m.players)], g.winners)
         for g in m.played
@@ -219,6 +220,24 @@ def _cell_section(s: Shown, fair: Fairness | None) -> str:
 
 
 IMPACT_ROWS = 15
+
+
+def _length_impact(m: CellMetrics) -> str:
+    """A solitaire's impact per card and action: the difference in turns it goes with."""
+    found = impact.length_lifts(
+        (g.actions[0], g.turns) for g in m.played if not g.truncated and g.actions
+    )
+    if not found:
+        return ""
+    rows = [[html.escape(f.label), str(f.used), str(f.unused),
+             f"{f.lift:+.3g} <span class=dim>[{f.low:+.3g}, {f.high:+.3g}]</span>"
+             + (" *" if f.clear else "")] for f in found[:IMPACT_ROWS]]  # fmt: skip
+    return (
+        "<details><summary>impact per action on length (turns of the games that chose it "
+        "at least once minus the others'; * the interval leaves out 0)</summary>"
+        + _table(["chosen", "games with", "games without", "turns [95%]"], rows)
+        + "</details>"
+    )
 
 
 def reading(version: str) -> str:
