@@ -15,6 +15,8 @@ NEEDS = {
     "ranchhand/envs/openspiel.py": "pyspiel",
     "ranchhand/games/rancho/fast/*.py": "numba",
     "ranchhand/lab/plots.py": "matplotlib",
+    "ranchhand/lab/report.py": "matplotlib",
+    "ranchhand/lab/estimate.py": "scipy",
 }
 
 collect_ignore_glob = [
