@@ -105,3 +105,16 @@ def test_sweep_until_an_interval_is_narrow(tmp_path: Path) -> None:
     assert runs[-1].games == 12 and "--until turns:0.001" in runs[-1].command
     bad = runner.invoke(app, [*args, "--until", "fun:1"])
     assert bad.exit_code == 2 and "--until takes METRIC:HALF-WIDTH" in " ".join(bad.output.split())
+
+
+def test_refining_finds_the_boundary(tmp_path: Path) -> None:
+    """From a grid of two (8 met, 60 failed) the halfway values are raced in turn."""
+    plan = TunePlan("glory-ranch", ("greedy", "greedy"),
+                    (("target", tuple(expand("8..60"))),), (("max_turns", "2000"),),
+                    (parse_target("turns<=22"),), first=4, max_games=8, max_points=2,
+                    refine=4)  # fmt: skip
+    with Store(tmp_path / "t.sqlite") as store:
+        result = race(plan, Backend(1), store, StopControl())
+        verdicts = {p.options["target"]: p.verdict for p in result.points}
+        assert verdicts == {"8": "met", "60": "failed", "34": "failed", "21": "open"}
+        assert len(store.run_cells(result.run)) == 4

@@ -10,7 +10,7 @@ import contextlib
 import shlex
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
@@ -348,6 +348,11 @@ def export_command(
     console.print(f"wrote {plain(str(out))}: {plural(len(found), 'game')} as {format_}")
 
 
+def _order(plan: Any, options: dict[str, str]) -> tuple[int, ...]:
+    """A tuned setting's place in the grid asked for (refined values fall in between)."""
+    return tuple(values.index(options[name]) for name, values in plan.searched)
+
+
 def _chosen_runs(kept: Store, runs: list[int] | None, path: Path) -> list[int]:
     """The runs asked for, or the latest; an empty store says how to fill it."""
     chosen = list(runs or [])
@@ -379,7 +384,10 @@ def tune_command(
     max_games: Annotated[
         int, typer.Option(help="Games per setting at most (doubling from --first).")
     ] = 1024,
-    max_points: Annotated[int, typer.Option(help="Settings raced at most.")] = 24,
+    max_points: Annotated[int, typer.Option(help="Settings of the first grid at most.")] = 24,
+    refine: Annotated[
+        int, typer.Option(help="Settings raced at most between a met and a failed one.")
+    ] = 12,
     evaluation: EvaluationOption = "game",
     jobs: Annotated[int | None, typer.Option(help="Processes or Ray CPUs.")] = None,
     store: StoreOption = None,
@@ -400,6 +408,8 @@ def tune_command(
                                 ("max-points", max_points), ("jobs", jobs),
                                 ("players", players)):  # fmt: skip
                 _at_least_one(name, value)
+            if refine < 0:
+                raise OptionError(f"--refine must be at least 0, got {refine}")
             if not target:
                 raise OptionError("tune needs a --target, e.g. --target 'balance>=0.95'")
             name = canonical_name(game)
@@ -410,7 +420,7 @@ def tune_command(
             lineup = _lineups(name, players, [seats] if seats else None)[0]
             plan = TunePlan(name, lineup, tuple(searched), tuple(sorted(fixed)), targets, seed,
                             first, max(first, max_games), max_points,
-                            parse_evaluation(evaluation))  # fmt: skip
+                            parse_evaluation(evaluation), refine)  # fmt: skip
             points = plan.points()
             for setting in points:
                 plan.simulation(setting, 1).check()
@@ -426,9 +436,9 @@ def tune_command(
             _fail(str(error))
             return
     table = RichTable(title=f"tune run {result.run}: {plain(name)}", title_justify="left")
-    for column in (*plan.points()[0], "games", *(t.text for t in targets), "verdict"):
+    for column in (*result.points[0].options, "games", *(t.text for t in targets), "verdict"):
         table.add_column(plain(column), justify="right")
-    for point in result.points:
+    for point in sorted(result.points, key=lambda p: _order(plan, p.options)):
         shown = [
             "–" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}] {v}"
             for e, v in zip(point.estimates, point.verdicts, strict=True)
@@ -439,7 +449,8 @@ def tune_command(
     met = result.met
     named = "; ".join(", ".join(f"{k}={v}" for k, v in p.options.items()) for p in met)
     console.print(
-        f"{plural(len(met), 'setting')} of {len(result.points)} clearly meet every target"
+        f"{plural(len(met), 'setting')} of {len(result.points)} clearly "
+        f"{'meets' if len(met) == 1 else 'meet'} every target"
         + (f": {plain(named)}." if met else ".")
     )
     console.print(

@@ -3,7 +3,10 @@ decision is clear.
 
 ``ranchhand tune glory-ranch --option target=30..80 --target 'balance>=0.9' --target
 'turns<=100'`` evaluates the settings of the searched options (every combination, or an
-evenly spaced subset when there are more than ``max_points``) by *racing*: every open
+evenly spaced subset when there are more than ``max_points``) by *racing*, then
+*refines*: between two neighbouring settings of which one met the targets and the other
+failed, the value halfway between (of those asked for) is raced too, and so on until the
+boundary is found to one value or ``refine`` more settings have been raced. Racing: every open
 setting plays a first batch of games, and each target's 95% interval then decides it.
 A target is *met* when its whole interval satisfies it and *failed* when its whole
 interval violates it; a setting fails as soon as one target fails and is met when all
@@ -172,16 +175,21 @@ class TunePlan:
     max_games: int = 1024
     max_points: int = 24
     evaluation: Evaluation = GAME
+    refine: int = 12
+    """Settings raced at most, after the first grid, between a met and a failed one."""
 
     def points(self) -> list[dict[str, str]]:
         """The settings to race: every combination, or evenly spaced values of each option
         when the grid has more than ``max_points``."""
         if not self.searched:
             raise OptionError("tune needs an option to search: --option NAME=LO..HI")
-        values = [list(v) for _, v in self.searched]
-        while math.prod(len(v) for v in values) > self.max_points:
-            widest = max(range(len(values)), key=lambda i: len(values[i]))
-            values[widest] = _spaced(values[widest], len(values[widest]) - 1)
+        full = [list(v) for _, v in self.searched]
+        counts = [len(v) for v in full]
+        while math.prod(counts) > self.max_points:
+            widest = max(range(len(counts)), key=lambda i: counts[i])
+            others = math.prod(counts) // counts[widest]
+            counts[widest] = min(counts[widest] - 1, max(2, self.max_points // others))
+        values = [_spaced(v, n) for v, n in zip(full, counts, strict=True)]
         names = [n for n, _ in self.searched]
         return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
 
@@ -198,7 +206,8 @@ class TunePlan:
         for t in self.targets:
             words += ["--target", t.text]
         words += ["--seed", str(self.seed), "--first", str(self.first),
-                  "--max-games", str(self.max_games)]  # fmt: skip
+                  "--max-games", str(self.max_games), "--max-points", str(self.max_points),
+                  "--refine", str(self.refine)]  # fmt: skip
         if self.evaluation != GAME:
             words += ["--evaluation", self.evaluation.text()]
         return shlex.join(words)
@@ -275,42 +284,89 @@ def race(
     control: StopControl,
     progress: Progress = None,
 ) -> TuneResult:
-    """Race every point of ``plan`` into ``store`` as one run (see the module)."""
-    points = [Point(p) for p in plan.points()]
-    sims = [plan.simulation(p.options, plan.max_games) for p in points]
-    games_of = [s.check() for s in sims]
+    """Race every point of ``plan`` into ``store`` as one run (see the module), then
+    refine: between two neighbouring settings of which one met the targets and the other
+    failed, race the value halfway between them (of the values asked for), until the
+    boundary lies between adjacent values or ``plan.refine`` more settings were raced."""
     run = store.start_run("tune", plan.game, plan.max_games, backend.name, plan.command())
-    for position, (point, sim, game) in enumerate(zip(points, sims, games_of, strict=True)):
-        kept = store_cell(store, sim, game, plan.evaluation)
-        store.add_run_cell(run, kept, position, dict(point.options))
-    result = TuneResult(run, points)
+    result = TuneResult(run, [])
     start = time.perf_counter()
-    games = plan.first
     try:
-        while not control.requested:
-            todo = [p for p in points if p.verdict == "open"]
-            if not todo:
-                break
-            result.rounds += 1
-            for point in todo:
-                sim = plan.simulation(point.options, games)
-                cell = run_cell(sim, backend, store, control, progress, plan.evaluation)
-                result.played += cell.played
-                if control.requested or cell.cell is None:
-                    break
-                metrics = measure(store.games(cell.cell, games), len(plan.seats), Summary())
-                point.games = games
-                point.estimates = [t.estimate(metrics) for t in plan.targets]
-                point.verdicts = [
-                    t.verdict(e) for t, e in zip(plan.targets, point.estimates, strict=True)
-                ]
-            if games >= plan.max_games:
-                break
-            games = min(plan.max_games, games * 2)
+        batch = [Point(p) for p in plan.points()]
+        added = 0
+        while batch and not control.requested:
+            _enter(plan, store, run, result, batch)
+            _race_batch(plan, backend, store, control, progress, result, batch)
+            batch = [Point(p) for p in _between(plan, result.points)][: plan.refine - added]
+            added += len(batch)
     finally:
         result.seconds = time.perf_counter() - start
-        result.reused = max(0, sum(p.games for p in points) - result.played)
+        result.reused = max(0, sum(p.games for p in result.points) - result.played)
         status = "stopped" if control.requested else "done"
-        reached = max((p.games for p in points), default=0)
+        reached = max((p.games for p in result.points), default=0)
         store.finish_run(run, status, result.played, result.reused, result.seconds, reached)
     return result
+
+
+def _enter(plan: TunePlan, store: Store, run: int, result: TuneResult, batch: list[Point]) -> None:
+    """Name the batch's settings as cells of the run (checked before any game)."""
+    for point in batch:
+        sim = plan.simulation(point.options, plan.max_games)
+        kept = store_cell(store, sim, sim.check(), plan.evaluation)
+        store.add_run_cell(run, kept, len(result.points), dict(point.options))
+        result.points.append(point)
+
+
+def _race_batch(
+    plan: TunePlan,
+    backend: Backend,
+    store: Store,
+    control: StopControl,
+    progress: Progress,
+    result: TuneResult,
+    points: list[Point],
+) -> None:
+    """Double the games of the open points until every one is decided or at the cap."""
+    games = plan.first
+    while not control.requested:
+        todo = [p for p in points if p.verdict == "open"]
+        if not todo:
+            break
+        result.rounds += 1
+        for point in todo:
+            sim = plan.simulation(point.options, games)
+            cell = run_cell(sim, backend, store, control, progress, plan.evaluation)
+            result.played += cell.played
+            if control.requested or cell.cell is None:
+                break
+            metrics = measure(store.games(cell.cell, games), len(plan.seats), Summary())
+            point.games = games
+            point.estimates = [t.estimate(metrics) for t in plan.targets]
+            point.verdicts = [
+                t.verdict(e) for t, e in zip(plan.targets, point.estimates, strict=True)
+            ]
+        if games >= plan.max_games:
+            break
+        games = min(plan.max_games, games * 2)
+
+
+def _between(plan: TunePlan, points: Sequence[Point]) -> list[dict[str, str]]:
+    """Settings halfway between neighbours (along one option, the others equal) of which
+    one met every target and the other failed one, not raced yet."""
+    seen = {tuple(p.options.values()) for p in points}
+    decided = {tuple(p.options.values()): p.verdict for p in points}
+    found: dict[tuple[str, ...], None] = {}
+    for axis, (_, values) in enumerate(plan.searched):
+        lines: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+        for key, verdict in decided.items():
+            rest = key[:axis] + key[axis + 1 :]
+            lines.setdefault(rest, []).append((values.index(key[axis]), verdict))
+        for rest, line in lines.items():
+            line.sort()
+            for (i, a), (j, b) in itertools.pairwise(line):
+                if {a, b} == {"met", "failed"} and j - i > 1:
+                    middle = (*rest[:axis], values[(i + j) // 2], *rest[axis:])
+                    if middle not in seen:
+                        found[middle] = None
+    names = [n for n, _ in plan.searched]
+    return [dict(zip(names, key, strict=True)) for key in found]
