@@ -170,3 +170,22 @@ def test_games_caption_reads_from_the_left_at_80_columns() -> None:
         assert lines[i][:1].isdigit(), lines[i]  # "2-6 players; ...", not centred
         after = lines[i + 1] if i + 1 < len(lines) else ""
         assert not after.startswith("    ") or not after.strip(), after  # no centred tail
+
+
+def test_arena_store_keeps_the_lineups_as_one_arena_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``arena --store`` keeps its games; run again, it plays none (the lab's arena runner)."""
+    from ranchhand.lab.store import Store
+
+    path = tmp_path / "lab.sqlite"
+    args = ["arena", "rancho", "--bots", "random,greedy", "--games", "1", "--jobs", "1"]
+    args += ["--option", "max_turns=40"]
+    first = runner.invoke(app, [*args, "--store", str(path)])
+    assert first.exit_code == 0, first.output
+    with Store(path) as store:
+        (run,) = store.runs()
+        assert run.kind == "arena" and run.command.startswith("ranchhand arena rancho --bots")
+        assert run.played > 0
+    again = runner.invoke(app, [*args, "--store", str(path)])
+    assert again.exit_code == 0 and again.output == first.output
+    with Store(path) as store:
+        assert [r.played for r in store.runs()][-1] == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 import sys
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from ranchhand.core.game import CHANCE, Game, Outcome, State
 from ranchhand.core.options import parse_assignments
 from ranchhand.core.records import SEED_MAX, SEED_MIN, Record, Step, replay, replay_steps
 from ranchhand.core.registry import (
+    GAME_MODULES,
     bot_factory,
     canonical_name,
     game_class,
@@ -53,12 +55,14 @@ from ranchhand.sim.compare import compare, option_values
 from ranchhand.sim.simulate import Report, Simulation, StopControl, simulate
 
 app = typer.Typer(
-    help="Play, study and simulate Rancho, Rocket Ranchers and Glory Ranch.",
+    help="Play, study and simulate four ranch-building games: Rancho, Rocket Ranchers, "
+    "Glory Ranch and Super Farmer.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 console = Console()
+GAME_HELP = "rancho, rocket-ranchers, glory-ranch or super-farmer"
 OptionList = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="A game option as key=value; repeat for several."),
@@ -135,9 +139,7 @@ def games_command(
 
 @app.command("play")
 def play_command(
-    game: Annotated[
-        str | None, typer.Argument(help="rancho, rocket-ranchers or glory-ranch")
-    ] = None,
+    game: Annotated[str | None, typer.Argument(help=GAME_HELP)] = None,
     seats: Annotated[
         str | None,
         typer.Option(
@@ -202,7 +204,7 @@ def _new_sitting(
     record: Path | None,
 ) -> _Sitting:
     if game is None:
-        raise OptionError("name a game (rancho, rocket-ranchers, glory-ranch) or --resume RECORD")
+        raise OptionError(f"name a game ({', '.join(GAME_MODULES)}) or --resume RECORD")
     names = [s.strip() for s in (seats or "human,greedy,greedy").split(",") if s.strip()]
     if not names:
         raise OptionError("--seats names no seat; e.g. --seats human,greedy")
@@ -338,7 +340,7 @@ def _print_outcome(outcome: Outcome, names: list[str]) -> None:
 
 @app.command("simulate")
 def simulate_command(
-    game: Annotated[str, typer.Argument(help="rancho, rocket-ranchers or glory-ranch")],
+    game: Annotated[str, typer.Argument(help=GAME_HELP)],
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     seats: Annotated[
         str | None, typer.Option(help="Bots per seat, comma separated; one name fills every seat.")
@@ -527,7 +529,7 @@ def _print_stop(report: Report) -> None:
 
 @app.command("arena")
 def arena_command(
-    game: Annotated[str, typer.Argument(help="rancho, rocket-ranchers or glory-ranch")],
+    game: Annotated[str, typer.Argument(help=GAME_HELP)],
     bots: Annotated[
         str, typer.Option(help="Bots to rate, comma separated.")
     ] = "random,greedy,ismcts",
@@ -542,9 +544,17 @@ def arena_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     backend: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
     address: Annotated[str | None, typer.Option(help="Ray cluster (--backend ray).")] = None,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            help="Keep every lineup as one arena run in this lab store (a rerun replays "
+            "nothing; ranchhand report shows its ladder).",
+            envvar="RANCHHAND_STORE",
+        ),
+    ] = None,
 ) -> None:
     """Every bot against every other, seats rotated: ratings, head-to-head, seat effects."""
-    from ranchhand.cli.lab import simulation_runner
+    from ranchhand.cli.lab import arena_runner
     from ranchhand.sim.arena import arena, print_arena
 
     control = StopControl()
@@ -559,7 +569,12 @@ def arena_command(
             _player_range(game, count)
             options = parse_assignments(option or [])
             options.setdefault("max_turns", str(_default_max_turns(game)))
-            with simulation_runner(None, backend, address, jobs) as run:
+            command = shlex.join(
+                ["ranchhand", "arena", canonical_name(game), "--bots", ",".join(names),
+                 "--games", str(games_), "--players", str(count), "--seed", str(seed),
+                 *(w for k, v in sorted(options.items()) for w in ("--option", f"{k}={v}"))]
+            )  # fmt: skip
+            with arena_runner(store, backend, address, jobs, command) as run:
                 report = arena(
                     canonical_name(game), names, games_, count, seed, jobs,
                     tuple(sorted(options.items())), control, run=run,
@@ -577,7 +592,7 @@ def arena_command(
 
 @app.command("compare")
 def compare_command(
-    game: Annotated[str, typer.Argument(help="rancho, rocket-ranchers or glory-ranch")],
+    game: Annotated[str, typer.Argument(help=GAME_HELP)],
     vary: Annotated[str, typer.Option(help="The option whose readings are compared.")],
     players: Annotated[
         list[int] | None, typer.Option(help="Player counts (default: every allowed count).")
@@ -766,7 +781,6 @@ def bench_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Print games and steps per second on one core for each game, size, bot and engine."""
-    from ranchhand.core.registry import GAME_MODULES
     from ranchhand.sim.bench import ENGINES, bench_json, cores, fast_timer
 
     bots, engines = bot or ["greedy"], engine or ["reference"]
