@@ -333,6 +333,10 @@ def comparisons(shown: Sequence[Shown]) -> list[Comparison]:
     return corrected(found) if found else []
 
 
+SENTENCES = 12
+"""Significant comparisons said in words at most (the rest are in the table)."""
+
+
 def _significance(
     shown: Sequence[Shown], fair: dict[str, Fairness | None], arena: bool = False
 ) -> str:
@@ -348,7 +352,9 @@ def _significance(
             items += [html.escape(prefix + line) for line in test.sentences()]
     compared = [] if arena else comparisons(shown)
     clear = [c for c in compared if c.significant]
-    items += [html.escape(c.sentence(len(compared))) for c in clear]
+    items += [html.escape(c.sentence(len(compared))) for c in clear[:SENTENCES]]
+    if len(clear) > SENTENCES:
+        items.append(f"{len(clear) - SENTENCES} more significant differences are in the table.")
     if compared:
         rest = len(compared) - len(clear)
         items.append(
