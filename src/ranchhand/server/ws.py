@@ -75,6 +75,10 @@ PER_TABLE = 100
 PER_ADDRESS = 64
 """WebSockets from one client address at once (behind a proxy, pass ``--proxy-headers``
 so that each client has its own address)."""
+READS = 2
+"""Tables the hub reads at once. Its reads share the thread pool with the moves, and a
+move waits behind every read queued there: bounded, the reads cannot crowd the moves
+out, and a table whose read waits gathers all its changes into that one read."""
 BACKLOG = 8
 """Frames a connection's mailbox holds before its own frames are read no further."""
 CLOSE_GRACE = 2.0
@@ -217,7 +221,8 @@ class Connection:
             if text is None:
                 continue
             try:
-                await asyncio.wait_for(self.socket.send_text(text), left)
+                async with asyncio.timeout(left):  # no task per send, unlike wait_for
+                    await self.socket.send_text(text)
             except TimeoutError:
                 await self.close_slow()
                 return
@@ -292,6 +297,7 @@ class Hub:
         self.watchers: dict[str, set[Connection]] = {}
         self.addresses: Counter[str] = Counter()
         self._changes = Coalescer(self._update, name="ranchhand-hub")
+        self._reading = asyncio.Semaphore(READS)
         self.reads = 0
         """Tables read to send their views (for tests: a burst costs few reads)."""
 
@@ -345,13 +351,14 @@ class Hub:
 
     async def _update(self, table_id: str, step: int) -> None:
         """Read the table once and put its view in every watcher's mailbox."""
-        if table_id not in self.watchers:
-            return
-        self.reads += 1
-        try:
-            live = await asyncio.to_thread(self.service.current, table_id)
-        except TableError:
-            return
+        async with self._reading:
+            if table_id not in self.watchers:
+                return
+            self.reads += 1
+            try:
+                live = await asyncio.to_thread(self.service.current, table_id)
+            except TableError:
+                return
         for connection in list(self.watchers.get(table_id, ())):
             connection.offer(live)
 
