@@ -335,6 +335,13 @@ class Hub:
             if not group:
                 del self.watchers[connection.table_id]
 
+    def share(self, live: Live) -> None:
+        """Put a state this process just committed in every watcher's mailbox (each gets
+        its own seat's view of it): they need not wait for the hub to read it back. The
+        change is still published, and its read shows whatever else came at that step."""
+        for connection in list(self.watchers.get(live.meta.id, ())):
+            connection.offer(live)
+
     async def on_change(self, table_id: str, step: int) -> None:
         """Have the table's watchers sent its new view; returns at once."""
         if table_id in self.watchers:
@@ -450,7 +457,7 @@ async def _watch(
             if message["type"] == "websocket.disconnect":
                 return
             await connection.mailbox.room()
-            reply = await _handle(service, connection, message, token, publish)
+            reply = await _handle(hub, connection, message, token, publish)
             if reply is not None:
                 connection.tell(reply)
 
@@ -468,7 +475,7 @@ async def _watch(
 
 
 async def _handle(
-    service: TableService,
+    hub: Hub,
     connection: Connection,
     message: MutableMapping[str, Any],
     token: str | None,
@@ -500,9 +507,9 @@ async def _handle(
     if connection.seat is None:
         return "spectators cannot move; connect with a seat's token"
     try:
-        moved = await asyncio.to_thread(service.act, connection.table_id, token, action, step)
+        moved = await asyncio.to_thread(hub.service.act, connection.table_id, token, action, step)
     except TableError as error:
         return error.message
-    connection.offer(moved.live)
+    hub.share(moved.live)
     await publish(connection.table_id, moved.live.step)
     return None
