@@ -77,6 +77,7 @@ SETTLE = 10.0
 STUCK_WAIT = 15.0
 """Seconds the stuck sockets are left open after the run, for the server to drop them
 (its default send timeout is 10 s)."""
+FLOOD_CONNECTIONS = 8
 BUSY = {"game": "rancho", "seats": ["random"] * 6, "bot_delay": 0.02}
 """The table the stuck sockets watch: it changes about 50 times a second."""
 
@@ -425,16 +426,37 @@ async def follow(watch: Watch, soak: Soak, task: asyncio.Task[None]) -> None:
 
 
 async def flood(base: str, rate: float, stop: asyncio.Event, counts: Counter[int]) -> None:
-    """Create tables from one address, ``rate`` a second, until ``stop``."""
+    """Create tables from one address, ``rate`` a second over 8 connections (a flood does
+    not wait for each reply), until ``stop``."""
     body = {"game": "rancho", "seats": ["human", "human"]}
-    async with http_client(base, client_address(HOSTILE, 1), timeout=10) as http:
+
+    async def one(http: httpx.AsyncClient) -> None:
         while not stop.is_set():
             began = time.monotonic()
             try:
                 counts[(await http.post("/api/tables", json=body)).status_code] += 1
             except httpx.HTTPError:
                 counts[0] += 1
-            await asyncio.sleep(max(0.0, 1 / rate - (time.monotonic() - began)))
+            await asyncio.sleep(max(0.0, FLOOD_CONNECTIONS / rate - (time.monotonic() - began)))
+
+    async with http_client(base, client_address(HOSTILE, 1), timeout=10) as http:
+        await asyncio.gather(*(one(http) for _ in range(FLOOD_CONNECTIONS)))
+
+
+async def block(base: str, count: int, stuck: list[StuckSocket]) -> None:
+    """Open ``count`` stuck sockets on a new busy table, and wait (at most 30 s) until the
+    server's sends to them block, so the whole run goes on beside blocked sockets."""
+    address = client_address(HOSTILE, 0)
+    async with http_client(base, address) as http:
+        reply = await http.post("/api/tables", json=BUSY)
+    if reply.status_code != 201:
+        raise RuntimeError(f"creating the busy table: {reply.status_code} {reply.text}")
+    path = f"/ws/tables/{reply.json()['id']}"
+    for _ in range(count):
+        stuck.append(await StuckSocket.open(base, path, address))
+    deadline = time.monotonic() + 30
+    while any(sock.blocked is None for sock in stuck) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
 
 
 async def watch_stuck(stuck: list[StuckSocket], stop: asyncio.Event) -> None:
@@ -448,6 +470,10 @@ async def load(base: str, args: argparse.Namespace, label: str, pid: int | None)
     stats = Stats()
     soak = Soak() if args.soak else None
     go, stop = asyncio.Event(), asyncio.Event()
+    hostile: list[asyncio.Task[None]] = []
+    if soak is not None and args.stuck:
+        hostile.append(asyncio.create_task(watch_stuck(soak.stuck, stop)))
+        await block(base, args.stuck, soak.stuck)
     tasks = [
         asyncio.create_task(player(i, base, args, stats, go, stop, soak))
         for i in range(args.tables)
@@ -461,7 +487,6 @@ async def load(base: str, args: argparse.Namespace, label: str, pid: int | None)
         if time.monotonic() > deadline:
             raise RuntimeError(f"only {stats.connected} of {args.tables} tables connected")
         await asyncio.sleep(0.05)
-    hostile: list[asyncio.Task[None]] = []
     watching: list[tuple[Watch, asyncio.Task[None]]] = []
     if soak is not None:
         for i in range(min(args.spectators, args.tables)):
@@ -475,16 +500,6 @@ async def load(base: str, args: argparse.Namespace, label: str, pid: int | None)
                 task.result()  # it failed to connect: say why
             soak.watches.append(watch)
             watching.append((watch, task))
-        if args.stuck:
-            address = client_address(HOSTILE, 0)
-            async with http_client(base, address) as http:
-                reply = await http.post("/api/tables", json=BUSY)
-                if reply.status_code != 201:
-                    raise RuntimeError(f"creating the busy table: {reply.status_code} {reply.text}")
-            path = f"/ws/tables/{reply.json()['id']}"
-            for _ in range(args.stuck):
-                soak.stuck.append(await StuckSocket.open(base, path, address))
-        hostile.append(asyncio.create_task(watch_stuck(soak.stuck, stop)))
         hostile.append(asyncio.create_task(flood(base, args.flood_rate, stop, soak.flood)))
     server_before, client_before = cpu_seconds(pid), own_cpu()
     started = time.perf_counter()
