@@ -20,13 +20,16 @@ nobody ever waits on a connection's send but that connection's own sender task:
   newer view that replaces a waiting one keeps the waiting one's time): a client
   that stays behind longer, or whose send stays blocked, is closed with code
   4408 and its TCP connection dropped (:class:`AbortableSockets`).
-- The hub only reads a changed table (one read in flight per table, changes that
-  arrive meanwhile coalesced into one more read) and puts the view in each
-  watcher's mailbox: it never awaits a send, and notifiers never await the hub.
+- The hub only reads a changed table (one read in flight per table, at most
+  ``READS`` tables at once, changes that arrive meanwhile coalesced into one more
+  read) and puts the state in each watcher's mailbox: it never awaits a send, and
+  notifiers never await the hub. A move made over a WebSocket here is put in every
+  watcher's mailbox at once (:meth:`Hub.share`), before the hub reads it back.
 - A connection's own frames are read only while its mailbox has room, so a client
   that sends without reading its replies is slowed by TCP, not queued for.
 - At most ``per_table`` connections watch one table and ``per_address`` come from
-  one client address; more are refused with an error frame and code 4429.
+  one client address (an IPv6 address's /64, as for the rate limits); more are
+  refused with an error frame and code 4429.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from ranchhand.server.errors import TableError
+from ranchhand.server.limits import client_key
 from ranchhand.server.live import Live
 from ranchhand.server.notify import Coalescer
 from ranchhand.server.tables import TableService
@@ -419,7 +423,7 @@ def router(hub: Hub, publish: Any) -> APIRouter:
     async def table_socket(socket: WebSocket, table_id: str, token: str | None = None) -> None:
         """A live view of one table: the spectator's without a token, else the seat's."""
         await socket.accept()
-        address = socket.client.host if socket.client is not None else "unknown"
+        address = client_key(socket.scope)  # an IPv6 client is its /64, as for the rates
         refusal = hub.admit(address)
         if refusal is not None:
             await refuse(socket, CLOSE_TOO_MANY, refusal)
