@@ -2,7 +2,8 @@
 
 Every error is ``{"error": "..."}`` with the library's own message: 400 bad input,
 401 no token, 403 a token that opens no seat here, 404 no such table, 409 a stale
-step, another's turn or a finished game, 413 a body over 64 KB.
+step, another's turn or a finished game, 410 a table that expired, 413 a body over
+64 KB, 429 (with ``Retry-After``) a client with too many open tables.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ranchhand.core.records import MAX_PLAYERS
 from ranchhand.server.errors import BadRequest
+from ranchhand.server.limits import client_key
 from ranchhand.server.security import require_json
 from ranchhand.server.tables import TableService
 from ranchhand.server.views import table_view
@@ -112,7 +114,11 @@ TokenQuery = Annotated[str | None, Query(max_length=200)]
 
 
 def router(
-    service: TableService, publish: Publish, default_bot_delay: float, public_url: str | None
+    service: TableService,
+    publish: Publish,
+    default_bot_delay: float,
+    public_url: str | None,
+    max_open_per_client: int | None = None,
 ) -> APIRouter:
     routes = APIRouter(prefix="/api")
 
@@ -130,6 +136,7 @@ def router(
         """A new table; one secret token and page per human seat, and a spectator page."""
         new = await parse(request, NewTable)
         delay = default_bot_delay if new.bot_delay is None else new.bot_delay
+        creator = await asyncio.to_thread(service.client_key, client_key(request.scope))
         created = await asyncio.to_thread(
             service.create,
             new.game,
@@ -141,6 +148,8 @@ def router(
             clock=new.clock,
             clock_bot=new.clock_bot,
             open_seats=new.open or (),
+            creator=creator,
+            max_open=max_open_per_client,
         )
         await publish(created.id, created.step)
         page = f"{base(request)}/tables/{created.id}"

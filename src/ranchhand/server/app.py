@@ -24,7 +24,8 @@ from starlette.exceptions import HTTPException
 from ranchhand import __version__, web
 from ranchhand.core.errors import RanchhandError
 from ranchhand.server import api, ws
-from ranchhand.server.bots import BotRunner
+from ranchhand.server.botpool import BotPool, default_processes
+from ranchhand.server.bots import BOT_CPU_LIMIT, EXPIRE_AFTER, EXPIRE_BOTS_ONLY_AFTER, BotRunner
 from ranchhand.server.errors import TableError
 from ranchhand.server.limits import BodyGuard, Limiter, LimitSettings, RateLimit
 from ranchhand.server.notify import Notifier, make_notifier
@@ -52,6 +53,16 @@ class Settings:
     migrate: bool = True
     """Create or upgrade the schema when the app starts."""
     cache_size: int = CACHE_SIZE
+    bot_processes: int = 0
+    """Processes deciding for search bots (0: half the cores, at least one)."""
+    bot_cpu_per_table: float = BOT_CPU_LIMIT
+    """CPU seconds a table's search bots may use; then they play as the cheap bot."""
+    expire_after: float = EXPIRE_AFTER
+    """Seconds a table with people may go without a change before it is closed."""
+    expire_bots_only_after: float = EXPIRE_BOTS_ONLY_AFTER
+    """The same for a table where only bots sit."""
+    max_open_tables_per_client: int = 20
+    """Playing tables one client address may have created; more get 429."""
     ws_send_timeout: float = ws.SEND_TIMEOUT
     """Seconds a WebSocket frame may wait for its client; a client that falls further
     behind is closed with 4408 (:mod:`ranchhand.server.ws`)."""
@@ -92,7 +103,14 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
     )
     hub = ws.Hub(service, sockets)
     chosen = notifier or make_notifier(settings.db, on_reconnect=hub.refresh)
-    bots = BotRunner(service, chosen)
+    bots = BotRunner(
+        service,
+        chosen,
+        pool=BotPool(settings.bot_processes or default_processes()),
+        cpu_limit=settings.bot_cpu_per_table,
+        expire_after=settings.expire_after,
+        expire_bots_only_after=settings.expire_bots_only_after,
+    )
 
     async def on_change(table_id: str, step: int) -> None:
         bots.poke(table_id)
@@ -127,7 +145,15 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
     app.state.bots = bots
     app.state.notifier = chosen
     _errors(app)
-    app.include_router(api.router(service, chosen.publish, settings.bot_delay, settings.public_url))
+    app.include_router(
+        api.router(
+            service,
+            chosen.publish,
+            settings.bot_delay,
+            settings.public_url,
+            settings.max_open_tables_per_client,
+        )
+    )
     app.include_router(ws.router(hub, chosen.publish))
 
     web.install(app, service, chosen.publish, settings.public_url)

@@ -33,10 +33,12 @@ import heapq
 import itertools
 import json
 import logging
-import multiprocessing
 import os
 import random
 import signal
+import socket
+import subprocess
+import sys
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -225,7 +227,6 @@ class BotPool:
         self._where: OrderedDict[str, _Worker] = OrderedDict()
         self._order = itertools.count()
         self._closed = False
-        self._context = multiprocessing.get_context("forkserver")
         self.cpu = 0.0
         """CPU seconds all decisions took (for logs and benchmarks)."""
 
@@ -238,7 +239,10 @@ class BotPool:
         if self._closed:
             raise Cancelled("the bot pool is closed")
         if not self._workers:
-            self._workers = [self._spawn() for _ in range(self.processes)]
+            try:
+                self._workers = [self._spawn() for _ in range(self.processes)]
+            except Exception as error:  # no processes here: the caller falls back
+                raise BotError(f"bot processes cannot start: {error}") from error
         worker = self._worker_for(job.table_id)
         future: asyncio.Future[Decided] = asyncio.get_running_loop().create_future()
         heapq.heappush(worker.queue, _Queued(priority, next(self._order), job, future))
@@ -283,19 +287,31 @@ class BotPool:
                     queued.future.set_exception(Cancelled("the server stops"))
             worker.queue.clear()
         for worker in self._workers:
-            await asyncio.to_thread(worker.process.join, 5)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(worker.process.wait, 5)
         self._workers.clear()
         self._where.clear()
 
     # ------------------------------------------------------------- internals
     def _spawn(self) -> _Worker:
-        ours, theirs = self._context.Pipe()
-        process = self._context.Process(
-            target=_serve, args=(theirs,), name="ranchhand-bots", daemon=True
-        )
-        process.start()
-        theirs.close()
-        return _Worker(process, ours)
+        """A new worker: ``python -m ranchhand.server.botpool FD`` on one end of a socket
+        pair. A fresh interpreter inherits nothing of the server (no threads, sockets,
+        database connections, nor its main module, which multiprocessing would import
+        again), and its end of the pair is all it shares with it."""
+        ours, theirs = socket.socketpair()
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "ranchhand.server.botpool", str(theirs.fileno())],
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        return _Worker(process, Connection(ours.detach()))
 
     def _worker_for(self, table_id: str) -> _Worker:
         worker = self._where.get(table_id)
@@ -355,7 +371,7 @@ class BotPool:
     def _stop(self, worker: _Worker, error: BotError | None) -> None:
         queued = worker.current
         self._idle(worker)
-        if worker.process.is_alive():
+        if worker.process.poll() is None:
             worker.process.kill()
         worker.connection.close()
         if queued is not None and error is not None and not queued.future.done():
@@ -364,9 +380,22 @@ class BotPool:
     def _restart(self, worker: _Worker, error: BotError | None) -> None:
         """Kill ``worker`` (failing its job with ``error``) and put a new one in its place."""
         self._stop(worker, error)
-        worker.process.join(1)
-        fresh = self._spawn()
-        worker.process, worker.connection = fresh.process, fresh.connection
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            worker.process.wait(1)
         if error is not None:
             log.warning("bot pool: a worker was replaced (%s)", error)
+        try:
+            fresh = self._spawn()
+        except Exception as failed:  # its jobs fail (the runner falls back); the next retries
+            log.error("bot pool: a worker cannot start: %s", failed)
+            for queued in worker.queue:
+                if not queued.future.done():
+                    queued.future.set_exception(BotError(f"bot processes cannot start: {failed}"))
+            worker.queue.clear()
+            return
+        worker.process, worker.connection = fresh.process, fresh.connection
         self._next(worker)
+
+
+if __name__ == "__main__":  # a worker, started by BotPool._spawn
+    _serve(Connection(int(sys.argv[1])))

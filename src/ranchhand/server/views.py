@@ -4,6 +4,9 @@ A seat's view holds ``state.observe(seat)``, the log lines ``describe_for`` give
 that seat, and legal actions only when the seat is to act; a spectator's view
 (``you`` null) holds ``state.observe(None)``, what the table shows to nobody in
 particular. Nothing else of the state, no token and no seed, is ever put in.
+
+A table the server closed (``expired``: no move for too long) shows its last state with
+status ``expired``, nobody to act and no legal actions.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ _warned: set[str] = set()
 def table_view(live: Live, seat: int | None) -> dict[str, Any]:
     """The view of ``live`` for ``seat`` (None: a spectator)."""
     state, meta = live.state, live.meta
-    to_act = list(state.acting_players())
     outcome = state.outcome()
+    closed = live.expired and outcome is None
+    to_act = [] if closed else list(state.acting_players())
     legal: list[str] = []
     if seat is not None and seat in to_act and meta.kinds[seat] == HUMAN:
         legal = [str(a) for a in state.legal_actions(seat)]
@@ -30,7 +34,7 @@ def table_view(live: Live, seat: int | None) -> dict[str, Any]:
         "id": meta.id,
         "game": meta.game,
         "players": meta.players,
-        "status": "finished" if outcome is not None else "playing",
+        "status": "finished" if outcome is not None else "expired" if closed else "playing",
         "step": live.step,
         "turn": state.turn,
         "to_act": to_act,
