@@ -161,9 +161,7 @@ def test_the_pool_decides_as_the_server_would_and_can_be_cancelled() -> None:
             after = live_table("rocket-ranchers", ["random", "random"], seed=2)
             after.settle(bots=False)
             seat = after.bots_due()[0]
-            decided = await asyncio.wait_for(
-                pool.run(job_for(after, ((seat, "random"),))), 30
-            )
+            decided = await asyncio.wait_for(pool.run(job_for(after, ((seat, "random"),))), 30)
             assert len(decided.moves) == 1
         finally:
             await pool.close()
@@ -278,9 +276,7 @@ def test_a_client_may_have_only_so_many_open_tables(sqlite_url: str) -> None:
             create(client, "rocket-ranchers", ["greedy", "random"], players=2)
         first = create(client, "rancho", ["human", "human"], players=2)
         create(client, "rancho", ["human", "human"], players=2)
-        refused = client.post(
-            "/api/tables", json={"game": "rancho", "seats": ["human", "human"]}
-        )
+        refused = client.post("/api/tables", json={"game": "rancho", "seats": ["human", "human"]})
         assert refused.status_code == 429
         assert "open tables" in refused.json()["error"]
         assert int(refused.headers["Retry-After"]) > 0
