@@ -458,3 +458,21 @@ async def repro(base: str) -> dict[str, Any]:
         if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
             raise result
     return {"stuck": stuck, "b_waits": b_waits, "a_views": a_views}
+
+
+def test_moves_over_a_websocket_draw_on_the_clients_action_rate(sqlite_url: str) -> None:
+    from ranchhand.server.limits import LimitSettings
+
+    limits = LimitSettings().with_overrides(["actions=1/min:2"])
+    with client_for(sqlite_url, limits=limits) as client:
+        created = client.post("/api/tables", json={"game": "rancho", "seats": ["human"] * 2})
+        table = created.json()
+        token = table["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as socket:
+            socket.receive_json()
+            replies = []
+            for _ in range(3):
+                socket.send_json({"action": "no such move", "step": 0})
+                replies.append(socket.receive_json()["error"])
+    assert "too many actions" not in replies[0] + replies[1]
+    assert replies[2].startswith("too many actions: the limit is 1 per minute")

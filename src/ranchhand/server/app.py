@@ -154,7 +154,7 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
             settings.max_open_tables_per_client,
         )
     )
-    app.include_router(ws.router(hub, chosen.publish))
+    app.include_router(ws.router(hub, chosen.publish, limiter))
 
     web.install(app, service, chosen.publish, settings.public_url)
     app.state.replays = Replays(settings.limits)

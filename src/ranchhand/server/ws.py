@@ -53,7 +53,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from ranchhand.server.errors import TableError
-from ranchhand.server.limits import client_key
+from ranchhand.server.limits import Limiter, client_key
 from ranchhand.server.live import Live
 from ranchhand.server.notify import Coalescer
 from ranchhand.server.tables import TableService
@@ -415,8 +415,9 @@ class AbortableSockets:
         await self.app(scope, receive, send)
 
 
-def router(hub: Hub, publish: Any) -> APIRouter:
-    """The WebSocket route; ``publish(table_id, step)`` announces a committed move."""
+def router(hub: Hub, publish: Any, limiter: Limiter | None = None) -> APIRouter:
+    """The WebSocket route; ``publish(table_id, step)`` announces a committed move, and
+    ``limiter`` (if given) holds each client's moves to its ``actions`` rate."""
     routes = APIRouter()
 
     @routes.websocket("/ws/tables/{table_id}")
@@ -429,7 +430,7 @@ def router(hub: Hub, publish: Any) -> APIRouter:
             await refuse(socket, CLOSE_TOO_MANY, refusal)
             return
         try:
-            await _watch(hub, socket, table_id, token, address, publish)
+            await _watch(hub, socket, table_id, token, address, publish, limiter)
         finally:
             hub.release(address)
 
@@ -437,7 +438,13 @@ def router(hub: Hub, publish: Any) -> APIRouter:
 
 
 async def _watch(
-    hub: Hub, socket: WebSocket, table_id: str, token: str | None, address: str, publish: Any
+    hub: Hub,
+    socket: WebSocket,
+    table_id: str,
+    token: str | None,
+    address: str,
+    publish: Any,
+    limiter: Limiter | None,
 ) -> None:
     service = hub.service
     connection = Connection(
@@ -461,7 +468,7 @@ async def _watch(
             if message["type"] == "websocket.disconnect":
                 return
             await connection.mailbox.room()
-            reply = await _handle(hub, connection, message, token, publish)
+            reply = await _handle(hub, connection, message, token, publish, limiter)
             if reply is not None:
                 connection.tell(reply)
 
@@ -484,6 +491,7 @@ async def _handle(
     message: MutableMapping[str, Any],
     token: str | None,
     publish: Any,
+    limiter: Limiter | None = None,
 ) -> str | None:
     """Play one frame's move; the error to send back, or None once the view is queued."""
     raw = message.get("text")
@@ -510,6 +518,8 @@ async def _handle(
         return "step: expected a whole number"
     if connection.seat is None:
         return "spectators cannot move; connect with a seat's token"
+    if limiter is not None and limiter.allow(connection.address, "actions") is not None:
+        return limiter.refusal("actions")  # the same budget as moves over HTTP
     try:
         moved = await asyncio.to_thread(hub.service.act, connection.table_id, token, action, step)
     except TableError as error:
