@@ -38,8 +38,8 @@ format: $(STAMP)  ## reformat the code
 bench: $(STAMP)  ## games per second on one core, every game
 	$(BIN)/ranchhand bench
 
-bench-server: $(STAMP)  ## moves/s and latency of ranchhand serve, 100 tables, SQLite and PostgreSQL (TABLES=, SECONDS=)
-	$(BIN)/python benchmarks/server_load.py --tables $(or $(TABLES),100) --seconds $(or $(SECONDS),20)
+bench-server: $(STAMP)  ## moves/s and latency of ranchhand serve, 100 tables, SQLite and PostgreSQL (TABLES=, SECONDS=, SOAK=1: hostile clients beside)
+	$(BIN)/python benchmarks/server_load.py --tables $(or $(TABLES),100) --seconds $(or $(SECONDS),20) $(if $(SOAK),--soak)
 
 simulate: $(STAMP)  ## 10,000 four-player greedy games of Rancho
 	$(BIN)/ranchhand simulate rancho --players 4 --seats greedy --games 10000
