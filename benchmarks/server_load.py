@@ -12,6 +12,7 @@ printed for each database, as a table::
     .venv/bin/python benchmarks/server_load.py --db sqlite --tables 50 --seconds 10
     .venv/bin/python benchmarks/server_load.py --url http://127.0.0.1:8000   # a running server
     .venv/bin/python benchmarks/server_load.py --db sqlite --soak  # hostile clients beside
+    make bench-server SOAK=1                                       # the same, both databases
 
 Each database is fresh: a SQLite file in a temporary folder, or a database
 ``ranchhand_bench_<random>`` created on the PostgreSQL at ``--pg`` (libpq
@@ -27,10 +28,11 @@ per-client limits (tables a minute, WebSockets per address) apply to each alone.
 - ``--stuck N`` (2) WebSockets that never read, from one address, watching a busy
   table (six random bots, 0.02 s apart), with a small receive buffer and segment
   size (so the server's kernel buffers for them fill after about 100 KB and its
-  sends block): the server must drop them (its send timeout) while everyone else
-  goes on;
-- a flood of table creations from one address (``--flood-rate`` a second), which
-  the server must refuse with 429 once past its limit;
+  sends block); they are opened first and the run starts once the server's sends
+  to them block; the server must drop them (its send timeout, 10 s unless set)
+  while everyone else goes on;
+- a flood of table creations from one address (``--flood-rate`` a second, over 8
+  connections), which the server must refuse with 429 once past its limit;
 - ``--spectators N`` (10) spectators that read, on the first players' tables.
 
 Every move must be answered by one view of a later step and nothing else (no
