@@ -1,25 +1,38 @@
 # ranchhand: the targets a newcomer runs. Everything installs into .venv.
+# Playing installs only what playing needs (the package and its server extra: the terminal
+# and the browser); the other targets install every extra, as CI needs.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+PLAYER := $(VENV)/.player
 STAMP  := $(VENV)/.installed
+EXTRAS := dev,server,web,pettingzoo,gymnasium,openspiel,lab,cluster,fast
 GAME   ?= rancho
 SEATS  ?= human,greedy,greedy
 
-.PHONY: help install play test lint format bench bench-server simulate docs golden screenshots clean
+.PHONY: help install play terminal test lint format bench bench-server simulate docs golden screenshots clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
+$(PLAYER): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[server]"
+	touch $(PLAYER)
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[dev,server,web,pettingzoo,gymnasium,openspiel,lab,cluster,fast]"
-	touch $(STAMP)
+	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]"
+	touch $(PLAYER) $(STAMP)
 
-install: $(STAMP)  ## create .venv and install ranchhand with its test tools
+install: $(STAMP)  ## create .venv and install ranchhand with every extra and the test tools
 
-play: $(STAMP)  ## play Rancho in the terminal against two greedy bots (GAME=, SEATS=)
+play: $(PLAYER)  ## play Rancho in the browser against two greedy bots (GAME=, SEATS=)
+	$(BIN)/ranchhand play $(GAME) --seats $(SEATS) --browser
+
+terminal: $(PLAYER)  ## the same game in the terminal (GAME=, SEATS=)
 	$(BIN)/ranchhand play $(GAME) --seats $(SEATS)
 
 test: $(STAMP)  ## lint and type-check, then run the whole test suite

@@ -18,17 +18,24 @@ def test_readme_python_example_runs(tmp_path, monkeypatch) -> None:  # type: ign
 
 
 def test_make_play_starts_the_readme_table() -> None:
-    """`make play` (a README command) plays Rancho with a human and two greedy bots."""
+    """`make play` (a README command) plays Rancho with a human and two greedy bots in the
+    browser, `make terminal` the same table in the terminal; both install only the server
+    extra (the browser and the terminal need nothing more)."""
     import shutil
     import subprocess
 
     make = shutil.which("make")
     assert make, "make is one of the README's two commands"
-    dry = subprocess.run(
-        [make, "-n", "-W", "pyproject.toml", "play"],
-        cwd=README.parent,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert "ranchhand play rancho --seats human,greedy,greedy" in dry
+
+    def dry(target: str) -> str:
+        return subprocess.run(
+            [make, "-n", "-W", "pyproject.toml", target],
+            cwd=README.parent,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    assert "ranchhand play rancho --seats human,greedy,greedy --browser" in dry("play")
+    assert 'pip install --quiet -e ".[server]"' in dry("play")
+    assert dry("terminal").strip().endswith("ranchhand play rancho --seats human,greedy,greedy")

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -25,11 +25,13 @@ from rich.progress import (
 )
 from rich.table import Table as RichTable
 
+from ranchhand.cli.browser import TableOpener, local_base, table_request
 from ranchhand.cli.keyboard import keyboard_for_terminal
 from ranchhand.cli.play import (
     HumanSeat,
     QuitGame,
     Table,
+    announce_record,
     private_screen,
     record_path,
     save_record,
@@ -169,17 +171,114 @@ def play_command(
     allow_files: Annotated[
         bool, typer.Option(help="With --resume: let the record's options name data files.")
     ] = False,
+    names: Annotated[
+        str | None,
+        typer.Option(
+            help="What to call the people at the table, comma separated: one name per human "
+            "seat in seat order (or one per seat), e.g. --names Ann,Bob. Kept in the record."
+        ),
+    ] = None,
+    browser: Annotated[
+        bool,
+        typer.Option(
+            "--browser",
+            help="Play in your browser instead: serves here (tables in ./ranchhand.db), makes "
+            "this table, opens your seat's page and prints its link. Ctrl-C stops the server.",
+        ),
+    ] = False,
+    port: Annotated[int, typer.Option(help="With --browser: the port to serve on.")] = 8000,
 ) -> None:
-    """Play in the terminal against bots or friends (hot-seat)."""
+    """Play in the terminal (or with --browser, in your browser) against bots or friends.
+
+    Several human seats share the keyboard (hot seat): each hand-off clears the screen.
+    """
+    if browser:
+        _play_in_browser(game, seats, seed, option, record, resume, names, port)
+        return
     try:
         if resume is not None:
+            if names is not None:
+                raise OptionError("--resume takes the names from the record; drop --names")
             sitting = _resumed_sitting(resume, game, seats, seed, option, record, allow_files)
         else:
-            sitting = _new_sitting(game, seats, seed, option, record)
+            sitting = _new_sitting(game, seats, seed, option, record, names)
     except RanchhandError as error:
         _fail(str(error))
         return
     _sit_down(sitting)
+
+
+def _play_in_browser(
+    game: str | None,
+    seats: str | None,
+    seed: int | None,
+    option: list[str] | None,
+    record: Path | None,
+    resume: Path | None,
+    names: str | None,
+    port: int,
+) -> None:
+    """``play --browser``: the table is made on a server started here, through its HTTP API,
+    and played in the browser; the server keeps the record (its replay page shows it)."""
+    try:
+        given = [f for f, v in (("--seed", seed), ("--record", record), ("--resume", resume)) if v]
+        if given:
+            raise OptionError(
+                f"--browser plays on the server, which draws the seed and keeps the record: "
+                f"drop {', '.join(given)}"
+            )
+        if game is None:
+            raise OptionError(f"name a game: {', '.join(GAME_MODULES)}")
+        kinds = _seat_kinds(seats)
+        options = parse_assignments(option or [])
+        loaded = load(game, len(kinds), **options)
+        for kind in set(kinds) - {"human"}:
+            bot_factory(game, kind)
+        labels = _seat_labels(kinds, names) if names is not None else None
+    except RanchhandError as error:
+        _fail(str(error))
+        return
+    body = table_request(loaded.id, kinds, options, labels)
+    opener = TableOpener(local_base("127.0.0.1", port), body, console)
+    banner = (
+        f"Serving {plain(loaded.name)} at {local_base('127.0.0.1', port)}/ "
+        "(tables in ./ranchhand.db)..."
+    )
+    _serve(opener, banner, host="127.0.0.1", port=port, log_level="warning")
+
+
+def _seat_kinds(seats: str | None) -> list[str]:
+    kinds = [s.strip() for s in (seats or "human,greedy,greedy").split(",") if s.strip()]
+    if not kinds:
+        raise OptionError("--seats names no seat; e.g. --seats human,greedy")
+    return kinds
+
+
+MAX_NAME = 32
+"""The longest name ``--names`` takes (the server allows as much)."""
+
+
+def _seat_labels(kinds: list[str], names: str) -> list[str]:
+    """Each seat's name: ``--names`` gives the human seats' (in order) or every seat's; a
+    seat not named is called by its kind (``greedy``)."""
+    given = [n.strip() for n in names.split(",")]
+    for name in given:
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise OptionError(
+                f"--names: {name!r} is not a name (1 to {MAX_NAME} printable characters, no commas)"
+            )
+    humans = [i for i, kind in enumerate(kinds) if kind == "human"]
+    if len(given) == len(kinds):
+        return given
+    if len(given) == len(humans):
+        labels = list(kinds)
+        for seat, name in zip(humans, given, strict=True):
+            labels[seat] = name
+        return labels
+    raise OptionError(
+        f"--names gives {plural(len(given), 'name')}: give one per human seat "
+        f"({len(humans)}) or one per seat ({len(kinds)})"
+    )
 
 
 @dataclass
@@ -188,12 +287,18 @@ class _Sitting:
 
     game: Game
     names: list[str]
+    """Each seat's kind: ``human`` or a bot's name."""
     seed: int
     path: Path
     chosen: bool
     """The record's file was named by the user (never renamed to avoid a clash)."""
     steps: list[Step] = field(default_factory=list)
     """What was played before, when resuming."""
+    labels: list[str] = field(default_factory=list)
+    """What each seat is called on screen (``--names``); empty: by its kind."""
+    resumed: bool = False
+    """Taken up from its record, which is brought up to date in place (even when the
+    record held no step yet)."""
 
 
 def _new_sitting(
@@ -202,12 +307,12 @@ def _new_sitting(
     seed: int | None,
     option: list[str] | None,
     record: Path | None,
+    labels: str | None = None,
 ) -> _Sitting:
     if game is None:
         raise OptionError(f"name a game ({', '.join(GAME_MODULES)}) or --resume RECORD")
-    names = [s.strip() for s in (seats or "human,greedy,greedy").split(",") if s.strip()]
-    if not names:
-        raise OptionError("--seats names no seat; e.g. --seats human,greedy")
+    names = _seat_kinds(seats)
+    named = _seat_labels(names, labels) if labels is not None else []
     loaded = load(game, len(names), **parse_assignments(option or []))
     for name in set(names) - {"human"}:
         bot_factory(game, name)
@@ -215,7 +320,8 @@ def _new_sitting(
         seed = random.SystemRandom().randrange(2**63)
     if not SEED_MIN <= seed <= SEED_MAX:
         raise OptionError(f"--seed must be {SEED_MIN} to {SEED_MAX} (what a record holds)")
-    return _Sitting(loaded, names, seed, record_path(record, loaded.id), record is not None)
+    path = record_path(record, loaded.id)
+    return _Sitting(loaded, names, seed, path, record is not None, labels=named)
 
 
 def _resumed_sitting(
@@ -242,20 +348,29 @@ def _resumed_sitting(
     loaded = saved.load_game(allow_files=allow_files)
     for name in set(saved.seats) - {"human"}:
         bot_factory(loaded.id, name)
-    return _Sitting(loaded, list(saved.seats), saved.seed, resume, True, list(saved.steps))
+    return _Sitting(
+        loaded,
+        list(saved.seats),
+        saved.seed,
+        resume,
+        True,
+        list(saved.steps),
+        list(saved.names),
+        resumed=True,
+    )
 
 
 def _sit_down(sitting: _Sitting) -> None:
     """Play the sitting to its end or until someone quits; the record is saved either way."""
     loaded, names, seed = sitting.game, sitting.names, sitting.seed
     humans = {i for i, n in enumerate(names) if n == "human"}
-    table = Table(console, _view(loaded.id), loaded, humans, names)
+    table = Table(console, _view(loaded.id), loaded, humans, sitting.labels or names)
     keyboard = keyboard_for_terminal()
     seat_objects = [
         HumanSeat(table, console.input, keyboard) if n == "human" else bot_factory(loaded.id, n)()
         for n in names
     ]
-    log = Record.start(loaded, names, seed)
+    log = Record.start(loaded, names, seed, sitting.labels)
 
     def listen(state: State, player: int, action: Hashable) -> None:
         log.add(player, action)
@@ -265,16 +380,21 @@ def _sit_down(sitting: _Sitting) -> None:
         log.steps.pop()
         table.undo(state)
 
-    def save() -> Path:
+    def save(announce: bool = True) -> Path:
         try:
             return save_record(
-                log, sitting.path, console, chosen=sitting.chosen, overwrite=bool(sitting.steps)
+                log,
+                sitting.path,
+                console,
+                chosen=sitting.chosen,
+                overwrite=sitting.resumed,
+                announce=announce,
             )
         except RecordError as error:
             console.print(f"[bold red]error:[/] {plain(error)}", soft_wrap=True)
             raise typer.Exit(74) from None
 
-    again = f", resumed after {plural(len(sitting.steps), 'step')}" if sitting.steps else ""
+    again = f", resumed after {plural(len(sitting.steps), 'step')}" if sitting.resumed else ""
     console.print(f"[bold]{loaded.name}[/] with {plural(len(names), 'player')}{again}.")
     console.print("Type 'help' at any prompt.")
     try:
@@ -308,11 +428,12 @@ def _sit_down(sitting: _Sitting) -> None:
     state = result.state
     assert state is not None
     log.finish(state)
-    saved = save()  # first: nothing after the last move may lose the game
+    saved = save(announce=False)  # first: nothing after the last move may lose the game
     viewer = table.last_human if len(humans) == 1 else None  # several people: nobody's secrets
     console.print(table.view.render(state.observe(viewer)))
-    _print_outcome(result.outcome, names)
-    console.print(f"The game's seed was {seed}; its record is {plain(saved)}.")
+    _print_outcome(result.outcome, sitting.labels or names)
+    announce_record(console, saved)
+    console.print(f"The game's seed was {seed}.")
 
 
 def _rate(value: float) -> str:
@@ -738,7 +859,8 @@ def replay_command(
     )
     outcome = state.outcome()
     if outcome is not None:
-        _print_outcome(outcome, record.seats or [f"seat{i}" for i in range(record.players)])
+        seats = record.names or record.seats or [f"seat{i}" for i in range(record.players)]
+        _print_outcome(outcome, seats)
     else:
         console.print("The record stops before the end of the game.")
 
@@ -885,6 +1007,14 @@ def serve_command(
             "https://, a host, maybe a port and a path; no user, query or fragment."
         ),
     ] = None,
+    open_: Annotated[
+        bool,
+        typer.Option(
+            "--open",
+            help="Open the lobby in your browser once the server answers (the "
+            "address is printed too). To open a ready table: ranchhand play GAME --browser.",
+        ),
+    ] = False,
 ) -> None:
     """Run the games server: tables where friends and bots play, over HTTP and WebSockets.
 
@@ -901,38 +1031,94 @@ def serve_command(
     $http_upgrade; proxy_set_header Connection "upgrade"; a proxy_read_timeout
     longer than a game's pauses). docs/server.md has a full example.
     """
+    opener = None
+    if open_:
+        opener = TableOpener(local_base(host, port, root_path), None, console)
+    _serve(
+        opener,
+        host=host,
+        port=port,
+        db=db,
+        workers=workers,
+        bot_delay=bot_delay,
+        log_level=log_level.lower(),
+        proxy_headers=proxy_headers,
+        forwarded_allow_ips=forwarded_allow_ips,
+        root_path=root_path,
+        public_url=public_url,
+    )
+
+
+def _serve(opener: TableOpener | None, banner: str | None = None, **flags: Any) -> None:
+    """Run the server (:func:`ranchhand.server.run`), with ``opener`` beside it to make the
+    table and open the browser once it answers; a table the server refused ends in exit 2.
+    A missing server extra is one line from :func:`main`, as for every command."""
+    # The server's parts are imported first, so that a missing extra is one line before
+    # anything is printed or started.
+    import alembic  # noqa: F401
+    import uvicorn  # noqa: F401
+
+    import ranchhand.server.app  # noqa: F401
+    from ranchhand.server import run
+
+    if banner is not None:
+        console.print(banner)
+    if opener is not None:
+        opener.start()
     try:
-        from ranchhand.server import run
-    except ImportError as error:
-        _fail(
-            f"the server needs its extra packages ({error.name}): pip install 'ranchhand[server]'"
-        )
-        return
-    try:
-        run(
-            host,
-            port,
-            db,
-            workers,
-            bot_delay=bot_delay,
-            log_level=log_level.lower(),
-            proxy_headers=proxy_headers,
-            forwarded_allow_ips=forwarded_allow_ips,
-            root_path=root_path,
-            public_url=public_url,
-        )
+        run(**flags)
     except RanchhandError as error:
         _fail(str(error))
+    if opener is not None and opener.failed:
+        raise typer.Exit(2)
+
+
+EXTRA_OF_MODULE = {
+    **dict.fromkeys(
+        ("fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "psycopg", "httpx"),
+        "server",
+    ),
+    **dict.fromkeys(("scipy", "matplotlib"), "lab"),
+    **dict.fromkeys(("numba", "llvmlite"), "fast"),
+    "ray": "cluster",
+    "playwright": "web",
+    "pettingzoo": "pettingzoo",
+    "gymnasium": "gymnasium",
+    "pyspiel": "openspiel",
+    **dict.fromkeys(("torch", "stable_baselines3", "sb3_contrib"), "rl"),
+}
+"""The extra (pyproject's optional-dependencies) that installs each optional module."""
+
+
+def missing_extra(error: ImportError) -> str | None:
+    """The one line that says which extra to install, when ``error`` is an optional
+    module missing (None for anything else: a real bug keeps its traceback)."""
+    module = (error.name or "").partition(".")[0]
+    extra = EXTRA_OF_MODULE.get(module)
+    if extra is None:
+        return None
+    return (
+        f"this command needs the {extra} extra ({module} is not installed): "
+        f"pip install 'ranchhand[{extra}]' (in a clone: pip install -e '.[{extra}]')"
+    )
 
 
 from ranchhand.cli import lab as _lab  # noqa: E402, F401  (registers sweep, runs and report)
 
 
 def main() -> None:
+    """The ``ranchhand`` command. A refusal (RanchhandError) or an optional dependency
+    that is not installed ends in one line and exit 2, never a traceback."""
     try:
         app()
     except RanchhandError as error:
         console.print(f"[bold red]error:[/] {plain(error)}", soft_wrap=True)
+        sys.exit(2)
+    except ImportError as error:
+        line = missing_extra(error)
+        if line is None:
+            raise
+        console.print(f"[bold red]error:[/] {plain(line)}", soft_wrap=True)
         sys.exit(2)
 
 

@@ -408,11 +408,19 @@ def record_path(wanted: Path | None, game_id: str) -> Path:
 
 
 def save_record(
-    record: Record, path: Path, console: Console, *, chosen: bool, overwrite: bool = False
+    record: Record,
+    path: Path,
+    console: Console,
+    *,
+    chosen: bool,
+    overwrite: bool = False,
+    announce: bool = True,
 ) -> Path:
     """Save ``record``; a default name taken meanwhile gets a numbered suffix.
 
     ``overwrite`` is for a resumed game, whose record is brought up to date in place.
+    ``announce=False`` saves without saying so, for a game over: it is saved before
+    anything else, and :func:`announce_record` says so under the final board.
     """
     target = path
     for attempt in range(2, 1000):
@@ -423,6 +431,11 @@ def save_record(
             if chosen or not target.exists():
                 raise
             target = path.with_name(f"{path.stem}-{attempt}{path.suffix}")
-    shown = plain(target)
-    console.print(f"Record saved to {shown} (replay it with: ranchhand replay {shown} --show)")
+    if announce:
+        announce_record(console, target)
     return target
+
+
+def announce_record(console: Console, path: Path) -> None:
+    shown = plain(path)
+    console.print(f"Record saved to {shown} (replay it with: ranchhand replay {shown} --show)")

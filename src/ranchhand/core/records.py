@@ -57,14 +57,21 @@ class Record:
     steps: list[Step] = field(default_factory=list)
     outcome: Outcome | None = None
     turns: int = 0
+    names: list[str] = field(default_factory=list)
+    """What the people at the table were called (``play --names``), one per seat; empty
+    when nobody was named (the seats' kinds stand in)."""
 
     @classmethod
-    def start(cls, game: Game, seats: list[str], seed: int | None) -> Record:
+    def start(
+        cls, game: Game, seats: list[str], seed: int | None, names: list[str] | None = None
+    ) -> Record:
         from ranchhand import __version__
 
-        return cls(
+        made = cls(
             game.id, game.players, dict(game.options), game.version, __version__, list(seats), seed
         )
+        made.names = list(names or [])
+        return made
 
     def add(self, player: int, action: object) -> None:
         self.steps.append(Step(player, str(action)))
@@ -86,6 +93,7 @@ class Record:
             "actions": [s.to_json() for s in self.steps],
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "turns": self.turns,
+            **({"names": self.names} if self.names else {}),
         }
 
     @classmethod
@@ -101,13 +109,8 @@ class Record:
         if found != RECORD_FORMAT:
             top.fail("format", f"expected {RECORD_FORMAT!r}, got {_shown(found)}")
         players = top.integer("players", 1, MAX_PLAYERS)
-        seats = (
-            [top.at("seats", i).text("", 64) for i in range(top.length("seats", MAX_PLAYERS))]
-            if top.raw("seats", None) is not None
-            else []
-        )
-        if seats and len(seats) != players:
-            top.fail("seats", f"expected {players} seats (one per player), got {len(seats)}")
+        seats = top.per_player("seats", players)
+        names = top.per_player("names", players)
         steps = []
         for i in range(top.length("actions", MAX_STEPS)):
             pair = top.at("actions", i)
@@ -129,6 +132,7 @@ class Record:
             steps=steps,
             outcome=top.outcome("outcome", players),
             turns=top.integer("turns", 0, 10**9, 0),
+            names=names,
         )
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> None:
@@ -284,6 +288,15 @@ class _Fields:
         if not low <= value <= high:
             self.fail(key, f"expected a whole number {low}..{high}, got {value}")
         return int(value)
+
+    def per_player(self, key: str, players: int) -> list[str]:
+        """An optional list of one short text per player (``seats``, ``names``)."""
+        if self.raw(key, None) is None:
+            return []
+        texts = [self.at(key, i).text("", 64) for i in range(self.length(key, MAX_PLAYERS))]
+        if len(texts) != players:
+            self.fail(key, f"expected {players} {key} (one per player), got {len(texts)}")
+        return texts
 
     def text(self, key: str, limit: int, default: Any = ...) -> str:
         value = self.raw(key, default)
