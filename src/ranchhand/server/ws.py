@@ -250,8 +250,8 @@ class Connection:
         sender = asyncio.create_task(self.send_all(), name=f"ranchhand-ws-send-{self.table_id}")
         reader = asyncio.create_task(read(), name=f"ranchhand-ws-read-{self.table_id}")
         tasks = {sender, reader}
-        for task in tasks:
-            task.add_done_callback(self._finished)
+        sender.add_done_callback(self._sender_ended)
+        reader.add_done_callback(self._reader_ended)
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:  # cancelled from outside (the server stops): cancel both, wait for neither
@@ -259,12 +259,18 @@ class Connection:
                 task.cancel()
         await asyncio.wait(tasks)
 
-    def _finished(self, task: asyncio.Task[None]) -> None:
-        """Log a reader's failure (a bug); a sender's is a client gone, said at debug."""
+    def _sender_ended(self, task: asyncio.Task[None]) -> None:
+        """A send that failed is a client gone: said at debug level."""
+        failed = None if task.cancelled() else task.exception()
+        if failed is not None:
+            log.debug("table %s: a WebSocket's send failed: %r", self.table_id, failed)
+
+    def _reader_ended(self, task: asyncio.Task[None]) -> None:
+        """A client gone is said at debug level; any other failure is a bug: logged."""
         failed = None if task.cancelled() else task.exception()
         if failed is None:
             return
-        if isinstance(failed, WebSocketDisconnect | OSError) or "send" in task.get_name():
+        if isinstance(failed, WebSocketDisconnect | OSError):
             log.debug("table %s: a WebSocket ended: %r", self.table_id, failed)
         else:
             log.error("table %s: a WebSocket's frame failed", self.table_id, exc_info=failed)
