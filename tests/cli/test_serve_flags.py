@@ -60,6 +60,12 @@ def _refused(args: list[str], expected: str) -> None:
         (["--public-url", "https://x.org:99999"], "its port is not 1 to 65535"),
         (["--public-url", "https://x.org/\u202egro"], "only printable ASCII"),
         (["--public-url", "https://x .org"], "only printable ASCII without spaces"),
+        (["--limit", "tables=lots"], "a rate is COUNT/UNIT[:BURST]"),
+        (["--limit", "nosuch=3"], "nosuch"),
+        (["--limit", "ws_per_address=0"], "--limit ws_per_address: expected a number from 1"),
+        (["--limit", "expire_after=nan"], "--limit expire_after: expected a number from 60"),
+        (["--limit", "max_open_tables_per_client=٣"], "max_open_tables_per_client"),
+        (["--allowed-origin", "evil"], "an allowed origin is scheme://host[:port]"),
     ],
 )
 def test_a_bad_flag_is_one_line_and_exit_2(args: list[str], expected: str) -> None:
@@ -151,3 +157,16 @@ def test_a_seed_a_record_cannot_hold_is_refused(tmp_path: Path) -> None:
     result = runner.invoke(app, ["play", "rancho", "--seats", "greedy,greedy", *largest])
     assert result.exit_code == 0, result.output
     assert runner.invoke(app, ["replay", str(path)]).exit_code == 0
+
+
+def test_limits_reach_the_settings_and_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ranchhand.server.app import SETTINGS_ENV, Settings
+    from ranchhand.server.limits import Rate
+
+    settings = Settings(allowed_origins=("https://friends.example",)).with_limits(
+        ["tables=5/min", "actions=off", "max_open_tables_per_client=3", "ws_send_timeout=2.5"]
+    )
+    assert settings.limits.tables == Rate(5, 60, 5) and settings.limits.actions is None
+    assert settings.max_open_tables_per_client == 3 and settings.ws_send_timeout == 2.5
+    monkeypatch.setenv(SETTINGS_ENV, settings.to_env())  # what --workers hands each worker
+    assert Settings.from_env() == settings

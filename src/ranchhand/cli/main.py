@@ -1007,6 +1007,21 @@ def serve_command(
             "https://, a host, maybe a port and a path; no user, query or fragment."
         ),
     ] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="NAME=VALUE, repeatable: a limit other than its default, e.g. "
+            "tables=5/min, actions=off, body_timeout=20, max_open_tables_per_client=5, "
+            "ws_per_address=16. docs/server.md lists every limit.",
+        ),
+    ] = None,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="https://host[:port], repeatable: another site whose pages may act here "
+            "(the server's own address and --public-url's always may).",
+        ),
+    ] = None,
     open_: Annotated[
         bool,
         typer.Option(
@@ -1046,6 +1061,8 @@ def serve_command(
         forwarded_allow_ips=forwarded_allow_ips,
         root_path=root_path,
         public_url=public_url,
+        limits=tuple(limit or ()),
+        allowed_origins=tuple(allowed_origin or ()),
     )
 
 

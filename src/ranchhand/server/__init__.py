@@ -14,6 +14,7 @@ import math
 import os
 import re
 import socket
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -192,8 +193,13 @@ def run(
     forwarded_allow_ips: str | None = None,
     root_path: str = "",
     public_url: str | None = None,
+    limits: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
 ) -> None:
     """Serve tables until SIGINT or SIGTERM, then drain and return (the process exits 0).
+
+    ``limits`` are ``NAME=VALUE`` items (``serve --limit``, :meth:`Settings.with_limits`);
+    ``allowed_origins`` the other sites whose pages may act here (``--allowed-origin``).
 
     Every flag is checked first (:func:`check_options`, the database opened and
     migrated): a bad one raises OptionError before anything listens. A stop signal
@@ -218,6 +224,8 @@ def run(
                     "root_path": root_path,
                 },
                 public_url=public_url,
+                limits=limits,
+                allowed_origins=allowed_origins,
             )
         except Stopped as signal_name:
             logging.getLogger("ranchhand.server").info("%s before serving: stopped", signal_name)
@@ -234,6 +242,8 @@ def _serve(
     log_level: str,
     options: dict[str, Any],
     public_url: str | None,
+    limits: Sequence[str],
+    allowed_origins: Sequence[str],
 ) -> None:
     """:func:`run`'s work, with SIGINT and SIGTERM handled by ``stop``."""
     import uvicorn
@@ -241,6 +251,7 @@ def _serve(
     from ranchhand.server.app import SETTINGS_ENV, Settings, create_app
     from ranchhand.server.limits import uvicorn_options
     from ranchhand.server.notify import is_postgres
+    from ranchhand.server.security import allowed_origins as check_allowed_origins
     from ranchhand.server.store import DEFAULT_DB, check_url
 
     url = check_url(db or DEFAULT_DB)
@@ -250,9 +261,16 @@ def _serve(
             "--workers above 1 needs PostgreSQL (--db postgresql+psycopg://...): with SQLite "
             "a move made in one process would not reach WebSockets held by another"
         )
+    settings = Settings(
+        db=url,
+        bot_delay=bot_delay,
+        public_url=public_url,
+        migrate=False,
+        allowed_origins=tuple(allowed_origins),
+    ).with_limits(limits)
+    check_allowed_origins(settings.allowed_origins, public_url)
     logging.config.dictConfig(log_config(log_level))
     _open_database(url)
-    settings = Settings(db=url, bot_delay=bot_delay, public_url=public_url, migrate=False)
     options = {
         "host": host,
         "port": port,

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -22,7 +23,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from ranchhand import __version__, web
-from ranchhand.core.errors import RanchhandError
+from ranchhand.core.errors import OptionError, RanchhandError
 from ranchhand.server import api, ws
 from ranchhand.server.botpool import BotPool, default_processes
 from ranchhand.server.bots import BOT_CPU_LIMIT, EXPIRE_AFTER, EXPIRE_BOTS_ONLY_AFTER, BotRunner
@@ -79,6 +80,28 @@ class Settings:
     def to_env(self) -> str:
         return json.dumps({**asdict(self), "limits": self.limits.to_json()})
 
+    def with_limits(self, items: Iterable[str]) -> Settings:
+        """These settings with ``serve --limit NAME=VALUE`` items applied: the server's own
+        numbers (:data:`SERVER_LIMITS`) here, the HTTP edge's in :class:`LimitSettings`.
+        OptionError names a bad item and what is allowed."""
+        own: dict[str, Any] = {}
+        edge = []
+        for item in items:
+            name, sep, value = item.partition("=")
+            key = name.strip().replace("-", "_")
+            if key not in SERVER_LIMITS:
+                edge.append(item)
+                continue
+            kind, low, high = SERVER_LIMITS[key]
+            try:
+                number = kind(value.strip()) if sep and value.strip().isascii() else None
+            except ValueError:
+                number = None
+            if number is None or not math.isfinite(number) or not low <= number <= high:
+                raise OptionError(f"--limit {key}: expected a number from {low:g} to {high:g}")
+            own[key] = number
+        return replace(self, limits=self.limits.with_overrides(edge), **own)
+
     @classmethod
     def from_env(cls) -> Settings:
         raw = os.environ.get(SETTINGS_ENV)
@@ -88,6 +111,19 @@ class Settings:
         data["limits"] = LimitSettings.from_json(data.get("limits", {}))
         data["allowed_origins"] = tuple(data.get("allowed_origins", ()))
         return cls(**data)
+
+
+SERVER_LIMITS: dict[str, tuple[type[int] | type[float], float, float]] = {
+    "bot_processes": (int, 0, 64),
+    "bot_cpu_per_table": (float, 1, 86400 * 7),
+    "expire_after": (float, 60, 86400 * 365),
+    "expire_bots_only_after": (float, 60, 86400 * 365),
+    "max_open_tables_per_client": (int, 1, 1_000_000),
+    "ws_send_timeout": (float, 1, 3600),
+    "ws_per_table": (int, 1, 100_000),
+    "ws_per_address": (int, 1, 100_000),
+}
+"""The :class:`Settings` numbers ``serve --limit NAME=VALUE`` may set, with their ranges."""
 
 
 def create_app(settings: Settings | None = None, notifier: Notifier | None = None) -> FastAPI:
