@@ -8,17 +8,21 @@ small dog, a cow for a big dog, both ways) are exchanges too. The herd must hold
 what the farmer takes.
 
 The offer depends only on the farmer's animals, the herd and the options, so it is
-remembered per game for the (animals, herd) pairs met, which repeat often.
+remembered per game for the (animals, herd) pairs met; a pair not met before is put
+together from each species' exchanges, remembered per the few counts that decide them
+(:class:`Offers`), so listing a new offer costs a few lookups, not a pass over every mix.
 """
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING
 
 from ranchhand.games.super_farmer.actions import Trade, animals_text
 from ranchhand.games.super_farmer.tables import SPECIES, Counts
 
 if TYPE_CHECKING:
+    from ranchhand.games.super_farmer.game import SuperFarmerGame
     from ranchhand.games.super_farmer.state import SuperFarmerState
 
 MEMO_SIZE = 50_000
@@ -55,7 +59,7 @@ def offered(state: SuperFarmerState, player: int) -> tuple[Trade, ...]:
     key = (mine, herd)
     trades = game.offers.get(key)
     if trades is None:
-        trades = _offered(game.bundles, game.swaps, mine, herd)
+        trades = _offered(game, mine, herd)
         if len(game.offers) >= MEMO_SIZE:
             game.offers.clear()
         game.offers[key] = trades
@@ -63,20 +67,57 @@ def offered(state: SuperFarmerState, player: int) -> tuple[Trade, ...]:
 
 
 def _offered(
-    bundles: tuple[tuple[Counts, ...], ...],
-    swaps: frozenset[tuple[int, int]],
-    mine: tuple[int, ...],
-    herd: tuple[int, ...],
+    game: SuperFarmerGame, mine: tuple[int, ...], herd: tuple[int, ...]
 ) -> tuple[Trade, ...]:
+    """The offer, species by species: which mixes worth one ``kind`` a side holds depends
+    only on its counts capped at the most any such mix needs (``Offers.caps``), so the
+    exchanges of each species are remembered per capped counts, which repeat far more
+    often than whole (farm, herd) pairs."""
+    parts = game.offer_parts
     trades: list[Trade] = []
-    for kind, several in enumerate(bundles):
-        one = unit(kind)
-        if herd[kind]:
-            trades.extend(Trade(b, one) for b in _within(mine, several))
+    worth = sum(map(operator.mul, mine, game.values))
+    for kind, value in enumerate(game.values):
+        if herd[kind] and worth >= value:  # a farm worth less than one cannot pay for it
+            trades.extend(parts.get(kind, True, mine))
         if mine[kind]:
-            trades.extend(Trade(one, b) for b in _within(herd, several))
-    trades.extend(Trade(unit(a), unit(b)) for a, b in sorted(swaps) if mine[a] and herd[b])
+            trades.extend(parts.get(kind, False, herd))
+    trades.extend(t for a, b, t in parts.swaps if mine[a] and herd[b])
     return tuple(trades)
+
+
+class Offers:
+    """The exchanges of each species on offer, remembered per capped counts of the side
+    that pays in several animals (the farmer's when it buys one ``kind``, the herd's when
+    it sells one)."""
+
+    def __init__(
+        self, bundles: tuple[tuple[Counts, ...], ...], swaps: frozenset[tuple[int, int]]
+    ) -> None:
+        self.bundles = bundles
+        self.caps = tuple(
+            tuple(max((b[k] for b in mixes), default=0) for k in range(len(SPECIES)))
+            for mixes in bundles
+        )
+        self.swaps = tuple((a, b, Trade(unit(a), unit(b))) for a, b in sorted(swaps))
+        self.memo: dict[tuple[int, bool, tuple[int, ...]], tuple[Trade, ...]] = {}
+
+    def get(self, kind: int, buying: bool, have: tuple[int, ...]) -> tuple[Trade, ...]:
+        """Buying one ``kind`` with mixes the farmer holds (``have``: the farm), or
+        selling one for mixes the herd holds (``have``: the herd), in bundle order."""
+        capped = tuple(map(min, have, self.caps[kind]))
+        key = (kind, buying, capped)
+        trades = self.memo.get(key)
+        if trades is None:
+            one = unit(kind)
+            mixes = _within(capped, self.bundles[kind])
+            if buying:
+                trades = tuple(Trade(b, one) for b in mixes)
+            else:
+                trades = tuple(Trade(one, b) for b in mixes)
+            if len(self.memo) >= MEMO_SIZE:
+                self.memo.clear()
+            self.memo[key] = trades
+        return trades
 
 
 def trade_problem(state: SuperFarmerState, player: int, trade: Trade) -> str:

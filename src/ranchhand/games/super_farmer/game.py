@@ -13,6 +13,7 @@ from typing import Any
 from ranchhand.core import ChanceOutcomes, Game, Option
 from ranchhand.core.errors import GameDefinitionError
 from ranchhand.games.super_farmer.actions import DiceRoll, Trade
+from ranchhand.games.super_farmer.exchanges import Offers
 from ranchhand.games.super_farmer.summary import SuperFarmerSummary
 from ranchhand.games.super_farmer.tables import SPECIES, Counts, load_tables
 
@@ -89,6 +90,8 @@ class SuperFarmerGame(Game):
         """For each species, the mixes of cheaper animals one of it is exchanged for."""
         self.offers: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Trade, ...]] = {}
         """Memo of exchanges.offered by (the farmer's animals, the herd)."""
+        self.offer_parts = Offers(self.bundles, self.swaps)
+        """Each species' exchanges by the capped counts that decide them (``exchanges``)."""
         rolls = _TABLES.roll_weights()
         self.roll_outcomes = ChanceOutcomes(
             [DiceRoll(a, b) for (a, b), _ in rolls], [w for _, w in rolls]
