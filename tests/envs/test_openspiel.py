@@ -88,16 +88,23 @@ def test_game_type_and_parameters_follow_the_game(name: str) -> None:
     game = pyspiel.load_game(name, {"players": cls.max_players, "max_turns": 7})
     kind = game.get_type()
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    assert (kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS) == cls.simultaneous
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL  # contests one by one
     perfect = kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert perfect == (cls.information == "perfect")
     assert game.num_players() == cls.max_players
     assert game.ranch.options["max_turns"] == 7
-    assert set(kind.parameter_specification) == {"players", "max_decisions"} | {
+    extra = {"simultaneous"} if cls.simultaneous else set()
+    extra |= {"information"} if cls.information == "perfect" else set()
+    assert set(kind.parameter_specification) == {"players", "max_decisions", "recall"} | extra | {
         o.name for o in cls.option_specs()
     }
     encoding = game.ranch.encoding()
-    assert game.num_distinct_actions() == encoding.num_actions + cls.simultaneous
+    assert game.num_distinct_actions() == encoding.num_actions
+    if cls.simultaneous:
+        at_once = pyspiel.load_game(name, {"simultaneous": True})
+        assert at_once.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        wait = at_once.ranch.encoding().num_actions
+        assert at_once.num_distinct_actions() == wait + 1
     assert game.max_chance_outcomes() == encoding.max_chance_outcomes
     assert tuple(game.observation_tensor_shape()) == (int(np.prod(encoding.observation_shape)),)
 
@@ -124,7 +131,7 @@ def test_observations_are_the_players_own(name: str) -> None:
 def test_players_outside_a_contest_wait_and_cannot_see_the_sign_chosen() -> None:
     """Mid-node (player 0 has bet), player 0 only waits and player 1's view is the same
     whichever bet player 0 made."""
-    game = pyspiel.load_game(TOY, {"players": 3})
+    game = pyspiel.load_game(TOY, {"players": 3, "simultaneous": True})
     views = []
     for bet in (0, 1):
         ranch = game.ranch.new_initial_state()
@@ -142,7 +149,7 @@ def test_players_outside_a_contest_wait_and_cannot_see_the_sign_chosen() -> None
 
 
 def test_clones_are_independent() -> None:
-    game = pyspiel.load_game(TOY)
+    game = pyspiel.load_game(TOY, {"simultaneous": True})
     state = game.new_initial_state()
     state.apply_action(2)
     twin = state.clone()
@@ -166,16 +173,18 @@ def test_mcts_plays_a_game_to_its_end(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_ismcts_plays_a_game_to_its_end(name: str) -> None:
-    """OpenSpiel's Python IS-MCTS, keyed on observation strings, determinizing through
-    ``resample_from_infostate`` (the engine's ``resample``): sequential hidden-information
-    games only, as IS-MCTS asks."""
-    game = pyspiel.load_game(name, {"max_turns": MCTS_TURNS})
-    kind = game.get_type()
-    if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-        pytest.skip("IS-MCTS wants sequential turns; MCTS plays the turn-based form instead")
-    if kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION:
-        pytest.skip("IS-MCTS is for hidden information; MCTS plays this game")
+@pytest.mark.parametrize("key", ["information_state", "observation"])
+def test_ismcts_plays_a_game_to_its_end(name: str, key: str) -> None:
+    """OpenSpiel's Python IS-MCTS on every game, keyed on perfect-recall information
+    states (its default) or on observations, determinizing through
+    ``resample_from_infostate`` (the engine's ``resample``). Contests are asked one
+    player after another (the default form); a perfect-information game is declared
+    ``information=imperfect``, since IS-MCTS accepts no other."""
+    cls = _ranch_class(name)
+    params: dict[str, Any] = {"max_turns": MCTS_TURNS}
+    if cls.information == "perfect":
+        params["information"] = "imperfect"
+    game = pyspiel.load_game(name, params)
     rng = np.random.RandomState(0)
     bot = ismcts.ISMCTSBot(
         game,
@@ -183,7 +192,7 @@ def test_ismcts_plays_a_game_to_its_end(name: str) -> None:
         1.4,
         4,
         random_state=rng,
-        use_observation_string=True,
+        use_observation_string=key == "observation",
         allow_inconsistent_action_sets=True,
     )
     _play_to_end(game, bot, rng)

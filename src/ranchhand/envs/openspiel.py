@@ -14,15 +14,19 @@ How the games map onto OpenSpiel's game types:
 
 * Chance is explicit: each chance node lists the engine's outcomes with their
   exact probabilities (``EXPLICIT_STOCHASTIC``), numbered by the encoding.
-* Information is ``PERFECT_INFORMATION`` for games that hide nothing (Rancho)
+* Information is ``PERFECT_INFORMATION`` for games that hide nothing (Rancho,
+  Super Farmer; ``information=imperfect`` declares them otherwise, for IS-MCTS)
   and ``IMPERFECT_INFORMATION`` otherwise; observations are built from
   ``state.observe(player)`` only, so a tensor or string never holds a secret.
-* A game with simultaneous nodes (Glory Ranch's rock-paper-scissors) is
-  registered ``SIMULTANEOUS``: OpenSpiel asks every player for an action at such
-  a node, so players not in the contest get one extra action, ``wait``, the last
-  index of the action space. Its other nodes are ordinary one-player nodes, which
-  OpenSpiel allows in a simultaneous game. Algorithms that need turns (MCTS)
-  run on ``pyspiel.convert_to_turn_based(game)``.
+  Information states (perfect recall, string and tensor) come from
+  :mod:`ranchhand.core.recall`, read from the history on demand.
+* A game with simultaneous nodes (Glory Ranch's rock-paper-scissors) asks the
+  contest's players one after another by default (a ``SEQUENTIAL`` game; no
+  observation shows a pending sign). With ``simultaneous=true`` it is
+  ``SIMULTANEOUS``: OpenSpiel asks every player at once at such a node, so players
+  not in the contest get one extra action, ``wait``, the last index.
+* ``max_game_length`` is a true bound: a game is cut after ``max_decisions``
+  decisions (by default the encoding's bound), every return 0.
 * Rewards come at the end only (``TERMINAL``): +1 for each winner, -1 for the
   others, 0 for all in a truncated game. Ties share the win, so the games are
   ``GENERAL_SUM``.
@@ -44,11 +48,25 @@ import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 from ranchhand.core.encoding import Encoding
 from ranchhand.core.errors import GameDefinitionError, InvalidAction
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from ranchhand.core.recall import Recall
 from ranchhand.core.registry import GAME_MODULES, game_class
 
 MAX_DECISIONS = "max_decisions"
 """The adapter's own parameter: decisions after which a game is cut (0: the encoding's
 ``max_game_length``), so ``max_game_length`` is a true bound by construction."""
+
+RECALL = "recall"
+"""The adapter's parameter: blocks of the information-state tensor (0: ``max_decisions +
+1`` up to :data:`RECALL_BLOCKS`); the tensor is perfect recall while a record fits."""
+RECALL_BLOCKS = 64
+"""The default cap on ``recall``: a tensor of every block of a long game would be huge
+(Rancho: 26,001 blocks of 662 numbers); small configurations fit whole."""
+SIMULTANEOUS_PARAMETER = "simultaneous"
+"""For games with contests: ask the contest's players at once (a SIMULTANEOUS node, with
+``wait`` for the others) instead of one after another (the default)."""
+INFORMATION = "information"
+"""For perfect-information games: ``imperfect`` declares them so, for tools that accept only
+imperfect-information games (OpenSpiel's IS-MCTS); every set is then a single state."""
 
 PREFIX = "ranchhand_"
 """Every ranchhand game is registered as ``ranchhand_<id with underscores>``."""
@@ -90,29 +108,38 @@ def register_game(cls: type[Game]) -> str:
     return name
 
 
-def _game_type(cls: type[Game], name: str) -> Any:
+def _game_type(
+    cls: type[Game], name: str, *, simultaneous: bool | None = None, perfect: bool | None = None
+) -> Any:
+    """OpenSpiel's description of ``cls``: as registered (the game's defaults), or as
+    loaded with ``simultaneous`` and ``information`` chosen by parameters."""
     dynamics = pyspiel.GameType.Dynamics
     information = pyspiel.GameType.Information
     parameters: dict[str, Any] = {"players": cls.min_players}
     parameters.update({option.name: option.default for option in cls.option_specs()})
     parameters.update(getattr(cls, "research_options", {}))
     parameters[MAX_DECISIONS] = 0
+    parameters[RECALL] = 0
+    if cls.simultaneous:
+        parameters[SIMULTANEOUS_PARAMETER] = False
+    if cls.information == "perfect":
+        parameters[INFORMATION] = "perfect"
+    at_once = False if simultaneous is None else simultaneous
+    shown = cls.information == "perfect" if perfect is None else perfect
     return pyspiel.GameType(
         short_name=name,
         long_name=f"ranchhand {cls.name}",
-        dynamics=dynamics.SIMULTANEOUS if cls.simultaneous else dynamics.SEQUENTIAL,
+        dynamics=dynamics.SIMULTANEOUS if at_once else dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=(
-            information.PERFECT_INFORMATION
-            if cls.information == "perfect"
-            else information.IMPERFECT_INFORMATION
+            information.PERFECT_INFORMATION if shown else information.IMPERFECT_INFORMATION
         ),
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=parameters,
@@ -127,19 +154,32 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
     game_type: ClassVar[Any]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
+        cls = self.ranch_class
         given = dict(params or {})
-        players = int(given.pop("players", self.ranch_class.min_players))
-        asked = given.pop(MAX_DECISIONS, 0)
-        if isinstance(asked, bool) or not isinstance(asked, int) or asked < 0:
-            raise ValueError(f"{MAX_DECISIONS} must be a whole number >= 0, got {asked!r}")
-        options = {**getattr(self.ranch_class, "research_options", {}), **given}
-        self.ranch = self.ranch_class(players, **options)
+        players = int(given.pop("players", cls.min_players))
+        asked = _whole(given.pop(MAX_DECISIONS, 0), MAX_DECISIONS)
+        blocks = _whole(given.pop(RECALL, 0), RECALL)
+        at_once = given.pop(SIMULTANEOUS_PARAMETER, False) if cls.simultaneous else False
+        if not isinstance(at_once, bool):
+            raise ValueError(f"{SIMULTANEOUS_PARAMETER} must be true or false, got {at_once!r}")
+        shown = given.pop(INFORMATION, "perfect") if cls.information == "perfect" else "imperfect"
+        if shown not in ("perfect", "imperfect"):
+            raise ValueError(f"{INFORMATION} must be 'perfect' or 'imperfect', got {shown!r}")
+        options = {**getattr(cls, "research_options", {}), **given}
+        self.ranch = cls(players, **options)
         encoding = self.ranch.encoding()
         self.max_decisions = min(asked, encoding.max_game_length) or encoding.max_game_length
         """Decisions after which a game is cut (truncated: every return 0)."""
-        self.wait = encoding.num_actions if self.ranch_class.simultaneous else None
+        self.recall_blocks = blocks or min(self.max_decisions + 1, RECALL_BLOCKS)
+        """Blocks of the information-state tensor (see ``ranchhand.core.recall``)."""
+        self.simultaneous = at_once
+        """Contests asked at once (a SIMULTANEOUS node), or one player after another."""
+        self.wait = encoding.num_actions if at_once else None
+        kind = _game_type(
+            cls, self.game_type.short_name, simultaneous=at_once, perfect=shown == "perfect"
+        )
         super().__init__(
-            self.game_type,
+            kind,
             pyspiel.GameInfo(
                 num_distinct_actions=encoding.num_actions + (self.wait is not None),
                 max_chance_outcomes=encoding.max_chance_outcomes,
@@ -149,7 +189,14 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
                 utility_sum=None,
                 max_game_length=self.max_decisions,
             ),
-            {"players": players, **self.ranch.options, MAX_DECISIONS: self.max_decisions},
+            {
+                "players": players,
+                **self.ranch.options,
+                MAX_DECISIONS: self.max_decisions,
+                RECALL: self.recall_blocks,
+                **({SIMULTANEOUS_PARAMETER: at_once} if cls.simultaneous else {}),
+                **({INFORMATION: shown} if cls.information == "perfect" else {}),
+            },
         )
 
     def new_initial_state(self) -> OpenSpielState:
@@ -157,19 +204,28 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> Observer:
+    ) -> Observer | RecallObserver:
+        """A player's observation now, or with ``perfect_recall`` the information state
+        (everything the player saw and did: ``ranchhand.core.recall``)."""
         if params:
             raise ValueError(f"ranchhand observers take no parameters, got {params}")
         if iig_obs_type is not None and (
-            iig_obs_type.perfect_recall
-            or not iig_obs_type.public_info
+            not iig_obs_type.public_info
             or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
         ):
             raise ValueError(
-                "ranchhand games offer one kind of observation: a player's own view of "
-                "the table now (no perfect recall, no public-only view)"
+                "ranchhand games offer a player's own view (now, or with perfect recall), "
+                "not a public-only or all-players view"
             )
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return RecallObserver(self.ranch.encoding(), self.recall_blocks)
         return Observer(self.ranch.encoding())
+
+
+def _whole(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+    return value
 
 
 class _Engine:
@@ -183,14 +239,17 @@ class _Engine:
     the game is over (``player`` is TERMINAL), cut with no winner.
     """
 
-    __slots__ = ("_player", "_state", "decisions", "game", "limit")
+    __slots__ = ("_player", "_state", "at_once", "decisions", "game", "limit", "recall")
 
-    def __init__(self, game: Game, limit: int, state: State | None = None) -> None:
+    def __init__(self, game: Game, limit: int, at_once: bool, state: State | None = None) -> None:
         self.game = game
         self.limit = limit
+        self.at_once = at_once
         self._state = state
         self._player: int | None = None
         self.decisions = 0
+        self.recall = Recall(game, None if state is None else state.clone())
+        """The history since the start (or since ``state``), for information states."""
 
     @property
     def state(self) -> State:
@@ -201,7 +260,10 @@ class _Engine:
     @property
     def player(self) -> int:
         if self._player is None:
-            player = self.state.current_player()
+            state = self.state
+            player = state.current_player()
+            if player == SIMULTANEOUS and not self.at_once:
+                player = state.acting_players()[0]  # a contest asked one player at a time
             self._player = TERMINAL if self.decisions >= self.limit else player
         return self._player
 
@@ -226,8 +288,11 @@ class _Engine:
         return (player,) if player >= 0 else self.state.acting_players()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
-        twin = _Engine(self.game, self.limit, self.state.clone())
+        twin = _Engine.__new__(_Engine)
+        twin.game, twin.limit, twin.at_once = self.game, self.limit, self.at_once
+        twin._state, twin._player = self.state.clone(), None
         twin.decisions = self.decisions
+        twin.recall = self.recall.copy()
         return twin
 
 
@@ -240,7 +305,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: OpenSpielGame, state: State | None = None) -> None:
         super().__init__(game)
-        self._engine = _Engine(game.ranch, game.max_decisions, state)
+        self._engine = _Engine(game.ranch, game.max_decisions, game.simultaneous, state)
 
     @property
     def ranch(self) -> State:
@@ -249,8 +314,8 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         return self._engine.state
 
     def _wait(self) -> int | None:
-        game = self._engine.state.game
-        return game.encoding().num_actions if game.simultaneous else None
+        engine = self._engine
+        return engine.game.encoding().num_actions if engine.at_once else None
 
     def current_player(self) -> int:
         return self._engine.player
@@ -286,9 +351,13 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         encoding = state.game.encoding()
         player = engine.player
         if player == CHANCE:
-            engine.apply(encoding.index_to_chance(state, action), CHANCE)
+            outcome = encoding.index_to_chance(state, action)
+            engine.apply(outcome, CHANCE)
+            engine.recall.add(((CHANCE, outcome),))
         else:
-            engine.apply(encoding.index_to_action(state, action, player), player)
+            chosen = encoding.index_to_action(state, action, player)
+            engine.apply(chosen, player)
+            engine.recall.add(((player, chosen),))
             engine.decided()
 
     def _apply_actions(self, actions: list[int]) -> None:
@@ -301,6 +370,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         ]
         for player, action in chosen:
             engine.apply(action, player)
+        engine.recall.add(tuple(chosen))
         engine.decided()
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
@@ -343,8 +413,10 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         uniform sampler) seeds the draw.
         """
         rng = random.Random(int(sampler() * 2**32))
-        twin = OpenSpielState(self.get_game(), self._engine.state.resample(player, rng))
-        twin._engine.decisions = self._engine.decisions
+        engine = self._engine
+        twin = OpenSpielState(self.get_game(), engine.state.resample(player, rng))
+        twin._engine.decisions = engine.decisions
+        twin._engine.recall = engine.recall.after(player, twin._engine.state)
         return twin
 
     def __str__(self) -> str:
@@ -362,6 +434,23 @@ def _as_list(flat: np.ndarray) -> list[float]:
     for place, value in zip(places.tolist(), flat[places].tolist(), strict=True):
         out[place] = value
     return out
+
+
+class RecallObserver:
+    """OpenSpiel's perfect-recall observer: the information state of ``ranchhand.core.recall``
+    as text (one line per moment) and as a tensor of ``blocks`` blocks."""
+
+    def __init__(self, encoding: Encoding, blocks: int) -> None:
+        self.blocks = blocks
+        width = 1 + int(np.prod(encoding.observation_shape)) + encoding.num_actions
+        self.tensor = np.zeros(blocks * width, dtype=np.float32)
+        self.dict: dict[str, np.ndarray] = {"info_state": self.tensor}
+
+    def set_from(self, state: OpenSpielState, player: int) -> None:
+        self.tensor[:] = state._engine.recall.tensor(player, self.blocks)
+
+    def string_from(self, state: OpenSpielState, player: int) -> str:
+        return state._engine.recall.string(player)
 
 
 class Observer:
