@@ -169,6 +169,13 @@ class Encoding(ABC):
         """(name, length) for each consecutive slice of the flattened tensor, for docs."""
         return [("observation", int(np.prod(self.observation_shape)))]
 
+    def observation_bounds(self) -> tuple[float, float]:
+        """The least and the greatest value any entry of any tensor can take, by
+        construction (not as measured): the adapters' observation Box. The base claims
+        none (``-inf``, ``inf``); an encoding whose every entry is a share, a flag or a
+        capped count says so."""
+        return (-np.inf, np.inf)
+
     # ---------------------------------------------------------------- helpers
     def _check_index(self, index: int) -> None:
         if isinstance(index, bool) or not isinstance(index, int | np.integer):

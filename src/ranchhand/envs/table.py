@@ -57,6 +57,17 @@ def decision_limit(game: Game, max_cycles: int | None, max_decisions: int | None
     return min(given, game.encoding().max_game_length)
 
 
+def observation_slices(game: Game) -> dict[str, slice]:
+    """Each named block of ``game``'s flat tensor as a slice (``encoding.observation_layout``):
+    ``tensor[observation_slices(game)["herd: rabbit, ..."]]``. The names are the layout's
+    own descriptions, as each game's docs page lists them."""
+    slices, start = {}, 0
+    for name, size in game.encoding().observation_layout():
+        slices[name] = slice(start, start + size)
+        start += size
+    return slices
+
+
 class Table:
     """A game in progress under an adapter: its state, its chance generator, a forfeit,
     and the count of decisions that cuts it.
@@ -153,14 +164,16 @@ class Table:
         return np.concatenate([self.tensor(p).reshape(-1) for p in players])
 
     def observation_box(self) -> spaces.Box:
-        """The Box one player's tensor lies in."""
-        shape = self.encoding.observation_shape
-        return spaces.Box(-np.inf, np.inf, shape, dtype=np.float32)
+        """The Box one player's tensor lies in: the encoding's bounds by construction
+        (``Encoding.observation_bounds``; unbounded where a game claims none)."""
+        low, high = self.encoding.observation_bounds()
+        return spaces.Box(low, high, self.encoding.observation_shape, dtype=np.float32)
 
     def state_space(self) -> spaces.Box:
         """The Box :meth:`state_tensor` lies in (PettingZoo's ``state_space``)."""
         size = self.game.players * int(np.prod(self.encoding.observation_shape))
-        return spaces.Box(-np.inf, np.inf, (size,), dtype=np.float32)
+        low, high = self.encoding.observation_bounds()
+        return spaces.Box(low, high, (size,), dtype=np.float32)
 
     def mask(self, player: int) -> np.ndarray:
         """The legal indices of ``player`` now (all zero when it is not their turn)."""

@@ -324,6 +324,11 @@ class RanchoEncoding(Encoding):
     def observation_tensor(self, observation: Observation, player: int) -> np.ndarray:
         return self.tensor.build(observation, player)  # type: ignore[arg-type]
 
+    def observation_bounds(self) -> tuple[float, float]:
+        """0..1: every entry is a share of the box, a flag, a one-hot, half a die or a
+        capped counter (``tensor.py``)."""
+        return (0.0, 1.0)
+
     def observation_layout(self) -> list[tuple[str, int]]:
         return list(self.tensor.layout)
 

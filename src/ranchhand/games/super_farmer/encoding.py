@@ -156,5 +156,9 @@ class SuperFarmerEncoding(Encoding):
         parts.append([min(turn, TURNS_SHOWN) / TURNS_SHOWN, min(1.0, turn / cap) if cap else 0.0])
         return np.array([x for part in parts for x in part], dtype=np.float32)
 
+    def observation_bounds(self) -> tuple[float, float]:
+        """0..1: every entry is a share of the box, a flag, a one-hot or a capped counter."""
+        return (0.0, 1.0)
+
     def observation_layout(self) -> list[tuple[str, int]]:
         return list(self.layout)
