@@ -30,14 +30,17 @@ from gymnasium import spaces
 from ranchhand.core.errors import OptionError
 from ranchhand.core.registry import GAME_MODULES, bot_factory
 from ranchhand.core.runner import derive_seed
+from ranchhand.envs.league import League, Policy, choose, is_policy
 from ranchhand.envs.render import RENDER_MODES, check_mode, show
 from ranchhand.envs.table import Table, decision_limit, load_for_research
 
 
 class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     """``game_name`` with the learner in ``seat`` (a number, or ``"random"`` for a new seat
-    each episode) and ``opponents`` (one bot name for all, or one per other seat, in seat
-    order) in the others; ``options`` are the game's own, ``max_cycles`` (``max_decisions``)
+    each episode) and ``opponents`` in the others: one for all, or one per other seat in
+    seat order, each a bot name, a policy (a callable on the seat's tensor and mask, or an
+    SB3 model; see ``ranchhand.envs.league``) or a :class:`League` drawn from each
+    episode; ``options`` are the game's own, ``max_cycles`` (``max_decisions``)
     as in the PettingZoo environment.
     """
 
@@ -50,7 +53,7 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self,
         game_name: str,
         players: int = 2,
-        opponents: str | Sequence[str] = "greedy",
+        opponents: str | League | Policy | Sequence[str | Policy] = "greedy",
         seat: int | str = 0,
         *,
         render_mode: str | None = None,
@@ -64,8 +67,9 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players
         ):
             raise OptionError(f"seat must be 0 to {game.players - 1} or 'random', got {seat!r}")
-        names = [opponents] * game.players if isinstance(opponents, str) else list(opponents)
-        if not isinstance(opponents, str) and len(names) != game.players - 1:
+        single = isinstance(opponents, str | League) or is_policy(opponents)
+        names = [opponents] * game.players if single else list(opponents)  # type: ignore[arg-type]
+        if not single and len(names) != game.players - 1:
             raise OptionError(
                 f"give one opponent for all seats or {game.players - 1} (one per other seat), "
                 f"got {len(names)}"
@@ -120,12 +124,22 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         return show(self.table.render(self.seat), self.render_mode)
 
     def _seat_bots(self) -> None:
-        """One bot per other seat, made once per seat assignment (search bots bind the game)."""
+        """One bot per other seat, made once per seat assignment (search bots bind the game);
+        a policy sits as it is, and a league seat draws a policy every episode."""
         others = [p for p in range(self.table.game.players) if p != self.seat]
+        for player, name in zip(others, self._opponent_names, strict=False):
+            if isinstance(name, League):
+                self._bots[player] = name.sample(self.np_random)
         if sorted(self._bots) == others:
             return
         self._bots = {}
         for player, name in zip(others, self._opponent_names, strict=False):
+            if isinstance(name, League):
+                self._bots[player] = name.sample(self.np_random)
+                continue
+            if not isinstance(name, str):
+                self._bots[player] = name
+                continue
             bot = bot_factory(self.table.game, name)()
             bind = getattr(bot, "bind", None)
             if bind is not None:
@@ -145,10 +159,25 @@ class RanchGymEnv(gymnasium.Env[np.ndarray, np.int64]):
                 return
             player = acting[0]
             state = table.state
-            action = self._bots[player].act(
-                state.observe(player), state.legal_actions(player), self._bot_rng
-            )
+            bot = self._bots[player]
+            if not callable(getattr(bot, "act", None)):  # a policy on tensors and masks
+                mask = table.mask(player)
+                index = choose(bot, table.tensor(player), mask, self._deterministic(player))
+                if not 0 <= index < mask.size or not mask[index]:
+                    raise ValueError(
+                        f"the opponent policy in seat {player} chose index {index}, "
+                        "which its legal mask does not allow"
+                    )
+                table.play(player, index)
+                continue
+            action = bot.act(state.observe(player), state.legal_actions(player), self._bot_rng)
             table.apply(player, action)
+
+    def _deterministic(self, player: int) -> bool:
+        """A league seat plays as its league says; any other policy its most likely move."""
+        others = [p for p in range(self.table.game.players) if p != self.seat]
+        name = self._opponent_names[others.index(player)]
+        return name.deterministic if isinstance(name, League) else True
 
     def _observation(self) -> np.ndarray:
         return self.table.tensor(self.seat)
