@@ -52,6 +52,9 @@ with warnings.catch_warnings():
 BOUND = 4.0
 """Seconds within which a reader must get each view (a liveness bound, not a speed goal:
 measured here, they take tens of milliseconds)."""
+THINK = 0.1
+"""Seconds B's player waits before each move: a quick person, under the 20 moves a
+second a client may make."""
 SEND_TIMEOUT = 5.0
 """The server's send timeout in the repro; longer than BOUND, so a stall of the old kind
 (which lasted as long as the stuck sockets stayed open) fails the test."""
@@ -421,6 +424,7 @@ async def repro(base: str) -> dict[str, Any]:
                 async with connect(url, **options) as ws:
                     view = json.loads(await ws.recv())
                     while view["status"] != "finished" and not done.is_set():
+                        await asyncio.sleep(THINK)  # under the server's actions rate
                         step = view["step"]
                         move = {"action": rng.choice(view["legal_actions"]), "step": step}
                         await ws.send(json.dumps(move))
