@@ -1121,6 +1121,7 @@ def missing_extra(error: ImportError) -> str | None:
 
 
 from ranchhand.cli import lab as _lab  # noqa: E402, F401  (registers sweep, runs and report)
+from ranchhand.cli import solve as _solve  # noqa: E402, F401  (registers solve)
 
 
 def main() -> None:
