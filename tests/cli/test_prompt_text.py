@@ -19,7 +19,8 @@ GAMES = ("rancho", "rocket-ranchers", "glory-ranch")
 
 def _prompt(game_id: str, typed: list[str], undoable: int = 0) -> tuple[str, object, object]:
     """Type ``typed`` (then the first legal action) at the first prompt of a 2-player
-    game; the screen, the action chosen and the legal actions."""
+    game, pressing Enter at every page of a long text; the screen, the action chosen and
+    the legal actions."""
     game = load(game_id, 2)
     state = game.new_initial_state()
     while state.is_chance_node():
@@ -28,7 +29,7 @@ def _prompt(game_id: str, typed: list[str], undoable: int = 0) -> tuple[str, obj
     console = Console(file=io.StringIO(), width=80, height=24, color_system=None)
     table = Table(console, game_module(game_id).VIEW, game, {player}, ["human", "human"])
     answers = [*typed, str(state.legal_actions(player)[0])]
-    seat = HumanSeat(table, lambda prompt: answers.pop(0))
+    seat = HumanSeat(table, lambda prompt: "" if prompt.startswith("-- lines") else answers.pop(0))
     chosen = seat.choose(state, player, undoable)
     return console.file.getvalue(), chosen, state.legal_actions(player)  # type: ignore[attr-defined]
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.columns import Columns
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.rule import Rule
@@ -143,32 +143,43 @@ class HumanSeat:
             wipe(console)
         table.last_human = player
         legal = state.legal_actions(player)
+        settled = table.view.settled_for_you(state.observe(player), legal)
+        if settled is not None:
+            console.print(Text(printable(settled), style="yellow"))
+            return legal[0]
         self._show(state, player, legal, undoable)
+        typed: str | None = None  # a command typed at the pager's prompt
         while True:
             try:
-                text = self._read(f"{table.name(player)}> ", player, legal)
+                text = (
+                    typed
+                    if typed is not None
+                    else self._read(f"{table.name(player)}> ", player, legal)
+                )
             except EOFError:
                 raise QuitGame from None
+            typed = None
             command = text.strip().lower()
             if command in ("quit", "exit", "q"):
                 raise QuitGame
             if command in ("help", "?", "h"):
                 text = _wrap_help(HELP + "\n\n" + table.view.notation, console.width - 4)
-                console.print(Panel(Text(text), title="help"))
-                console.print(self._actions(legal))
+                typed = self._page(Group(Panel(Text(text), title="help"), self._actions(legal)))
                 continue
             if command in ("actions", "list", "a"):
-                console.print(self._actions(legal))
+                typed = self._page(self._actions(legal))
                 continue
             if command in ("board", "b", "show"):
-                console.print(table.view.render_full(state.observe(player)))
+                typed = self._page(table.view.render_full(state.observe(player)))
                 continue
             if command == "log":
                 lines = table.history(player)
-                console.print(Text("\n".join(printable(line) for line in lines) or "(nothing yet)"))
+                typed = self._page(
+                    Text("\n".join(printable(line) for line in lines) or "(nothing yet)")
+                )
                 continue
             if command == "rules":
-                console.print(Markdown(table.view.rules()))
+                typed = self._page(Markdown(table.view.rules()))
                 continue
             if command in ("undo", "u"):
                 if undoable:
@@ -190,6 +201,37 @@ class HumanSeat:
             except ActionError as error:
                 console.print(Text(_refusal(error), style="bold red"))
                 console.print("Type 'help' for the notation, 'actions' for the legal actions.")
+
+    def _page(self, renderable: RenderableType) -> str | None:
+        """Print ``renderable`` a screenful at a time when it is taller than the screen (80x24
+        at the least, as the turn's screen): after each page the prompt waits for Enter
+        (the next page) or a command, which ends the paging and is returned to be run, so
+        nothing typed is lost and 'q' goes back to the game."""
+        console = self.table.console
+        height = console.size.height if console.is_terminal else SCREEN_HEIGHT
+        with console.capture() as captured:
+            console.print(renderable)
+        lines = captured.get().splitlines()
+        page = max(height - 1, 1)  # the prompt takes the last line
+        if len(lines) <= page:
+            console.file.write(captured.get())
+            console.file.flush()
+            return None
+        for start in range(0, len(lines), page):
+            console.file.write("\n".join(lines[start : start + page]) + "\n")
+            console.file.flush()
+            shown = min(start + page, len(lines))
+            if shown == len(lines):
+                return None
+            try:
+                answer = self._read(MORE.format(shown=shown, total=len(lines)), None)
+            except EOFError:
+                return "quit"
+            if answer.strip().lower() == "q":  # as in less; "quit" still quits the game
+                return None
+            if answer.strip():
+                return answer
+        return None
 
     def _read(self, prompt: str, player: int | None, legal: Sequence[Hashable] = ()) -> str:
         keyboard = self.keyboard
@@ -336,6 +378,7 @@ def _fit(line: str, width: int) -> str:
 
 
 COMMANDS = ("help", "actions", "board", "log", "rules", "undo", "quit")
+MORE = "-- lines 1-{shown} of {total}: Enter for more, q to stop, or type a command -- "
 NO_UNDO = (
     "Nothing to undo: undo takes back only your own actions since the last dice roll or "
     "card draw, and since anyone else last acted."

@@ -63,6 +63,12 @@ class GameView:
             lines[SUMMARY_LINES - 1 :] = [_fit(f"also: {others}", width)]
         return Text("\n".join(lines), style="cyan")
 
+    def settled_for_you(self, observation: Any, legal_actions: Sequence[Hashable]) -> str | None:
+        """When the player already said what this question should be (Rancho's "roll and
+        end turn") and only one answer is left: the line that says what was done, and the
+        terminal takes that answer without asking. None (the default): ask."""
+        return None
+
     def render_summary(self, summary: Mapping[str, Any]) -> RenderableType | None:
         """Draw a game's own simulation summary (``Game.summarize``), if it has one."""
         return None

@@ -21,7 +21,15 @@ from ranchhand.cli.view import SCREEN_WIDTH, SUMMARY_LINES, GameView
 from ranchhand.games.glory_ranch.actions import Choose, HandCard, Pick, Place, Target
 from ranchhand.games.glory_ranch.board import FAMILY_STYLE, Board
 
-NOTATION = """\
+CARD_CODES = (
+    "Card codes: 'D5 -3' in your hand is a Dragon (D) worth 5 Glory in a ranch, and\n"
+    "-3 Glory if it is still in your hand when the round ends; 'Se2⧗*' is a Sea card\n"
+    "worth 2 Glory with an Hour Glass bonus (⧗, scored at the round's end), protected (*)."
+)
+"""How to read the short codes of the board and the hand, for ``help`` and ``board``."""
+
+NOTATION = (
+    """\
 Actions (seats as shown, P0 P1 ...; ranch positions from 1 at the left end):
   play wyvern          play a card from your hand (id or name: play Hearth Drake)
   discard pixie        choose a card of your hand to discard, give or pass:
@@ -33,11 +41,14 @@ Actions (seats as shown, P0 P1 ...; ranch positions from 1 at the left end):
 Chance outcomes in records read 'draw wyvern' and 'steal puck'.
 The board: 'P1  12pt hand 4 | 1 Selkie Se2⧗*' is P1 with 12 Glory and 4 cards in hand;
 in their ranch, at position 1, a Selkie: family Sea, 2 Glory, an Hour Glass bonus,
-protected. Family codes are in the key line. Your hand lists each card's family and
-Glory, its penalty (-2: lost if it is still in your hand when the round ends) and what
-it does (in short when the whole text does not fit: 'rules' has every card's text)."""
+protected. Family codes are in the key line.
+"""
+    + CARD_CODES
+    + """
+'board' shows every card of your hand with its whole text, 'rules' every card's."""
+)
 
-__all__ = ["FAMILY_STYLE", "NOTATION", "VIEW", "GloryView"]
+__all__ = ["CARD_CODES", "FAMILY_STYLE", "NOTATION", "VIEW", "GloryView"]
 
 
 class GloryView(GameView):
@@ -61,7 +72,8 @@ class GloryView(GameView):
             name = card.name if copies == 1 else f"{card.name} x{copies}"
             hand.add_row(name, card.family, str(card.glory), f"-{card.penalty}", card.text)
         board = Board(observation, height=10_000)
-        return Group(board, hand) if observation.hand else board
+        codes = Text(CARD_CODES.replace("\n", " "), style="dim")
+        return Group(board, hand, codes) if observation.hand else Group(board, codes)
 
     def render_actions(self, legal_actions: Sequence[Hashable]) -> RenderableType:
         return Columns([Text(str(a), style="cyan") for a in legal_actions], padding=(0, 3))

@@ -317,6 +317,8 @@ class RanchoView(GameView):
             seat = state.dog_queue[0]
             at_stake = counted(at_risk(state, seat, predator, price))
             return f"P{seat} may give up a {SPECIES[dog]} to save {at_stake}."
+        if phase == RETURN and state.settled:  # said 'roll and end turn', asked anyway: why
+            return f"{who}'s newborns do not all fit; which go back is {who}'s to choose."
         if phase == RETURN:
             return f"{who}'s newborns do not all fit: some go back to the herd."
         if phase == SETTLE:
@@ -371,6 +373,15 @@ class RanchoView(GameView):
             entries = [f"{'/'.join(ids)}{key}" for key, ids in buys.items()]
             lines.append(_listed("buy ", entries, " | ", width))
         return Text("\n").join(lines[:SUMMARY_LINES])
+
+    def settled_for_you(self, observation: Any, legal_actions: Sequence[Hashable]) -> str | None:
+        """After "roll and end turn", newborns that do not fit with only one way to make
+        them fit go back without a question (with several ways, the player is asked, and
+        the status line says why)."""
+        state = observation.state
+        if state.phase == RETURN and state.settled and len(legal_actions) == 1:
+            return f"Your newborns do not all fit: {legal_actions[0]} (the only way)."
+        return None
 
     def render_summary(self, summary: Mapping[str, Any]) -> RenderableType | None:
         if not summary:
