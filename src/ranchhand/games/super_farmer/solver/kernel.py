@@ -280,11 +280,16 @@ def improve(
 
 
 @njit(cache=False)
-def evaluate(successors: np.ndarray, weights: np.ndarray, value: np.ndarray, sweeps: int) -> float:
+def evaluate(
+    successors: np.ndarray, weights: np.ndarray, value: np.ndarray, sweeps: int, tolerance: float
+) -> float:
     """Gauss-Seidel sweeps of a fixed policy's values (``successors``: of each live farm's
-    chosen farm); the last sweep's largest change."""
+    chosen farm), at most ``sweeps``, until no value moves by ``tolerance``; the last
+    sweep's largest change."""
     change = 0.0
-    for _ in range(sweeps):
+    for sweep in range(sweeps):
+        if sweep and change < tolerance:
+            break
         change = 0.0
         for i in range(value.shape[0]):
             total = 1.0

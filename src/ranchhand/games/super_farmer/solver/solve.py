@@ -36,10 +36,12 @@ from ranchhand.games.super_farmer.exchanges import unit
 from ranchhand.games.super_farmer.game import SuperFarmerGame
 from ranchhand.games.super_farmer.solver import kernel
 
-TOLERANCE = 1e-10
+TOLERANCE = 1e-9
 """The largest change of a value, in rolls, by the last Bellman step of a solution."""
-SWEEPS = 40
-"""Gauss-Seidel sweeps of the current policy between two Bellman steps."""
+SWEEPS = 300
+"""Most Gauss-Seidel sweeps of the current policy between two Bellman steps; they stop
+sooner once no value moves by ``TOLERANCE / 10``. Bounded, since an early policy may
+never win (one that never exchanges never gets a cow): its values would grow forever."""
 ROLL_OPTIONS = {
     "fox": ("leave-one", kernel.FOX_LEAVES_ONE),
     "wolf": ("takes-small-dog", kernel.WOLF_TAKES_SMALL_DOG),
@@ -231,7 +233,7 @@ def solve(options: dict[str, str] | None = None, log: Any = None, box: Any = Non
             kernel.successors_of(
                 targets[policy].astype(np.int64), *roll_args, rules.flags, index, chosen
             )
-        kernel.evaluate(chosen, rules.weights, value, SWEEPS)
+        kernel.evaluate(chosen, rules.weights, value, SWEEPS, TOLERANCE / 10)
     memory = index.nbytes + w.nbytes + chosen.nbytes + targets.nbytes * 2 + trade_of.nbytes
     info = {
         "live_farms": len(live),
