@@ -45,7 +45,11 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 def client_for(url: str, **settings: object) -> TestClient:
-    """A TestClient (use it in ``with``: that runs the app's start and stop)."""
+    """A TestClient (use it in ``with``: that runs the app's start and stop).
+
+    Every table a test makes comes from one address (TestClient's), and the PostgreSQL
+    database is the whole session's: the open-tables limit is lifted unless set."""
+    settings.setdefault("max_open_tables_per_client", 1_000_000)
     return TestClient(create_app(Settings(db=url, **settings)))  # type: ignore[arg-type]
 
 

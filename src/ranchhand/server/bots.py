@@ -83,25 +83,57 @@ class BotRunner:
         self.expire_bots_only_after = expire_bots_only_after
         self.sweep_every = min(SWEEP_EVERY, expire_after / 10, expire_bots_only_after / 10)
         self._drivers: dict[str, _Driver] = {}
+        self._stale: set[str] = set()
+        """Tables changed since the runner last looked."""
+        self._looker: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
 
     def poke(self, table_id: str) -> None:
         """Look at ``table_id`` again (it changed): start over its wait, if any.
 
-        Work under way (a move being made, a decision in the pool) is not interrupted:
-        its commit checks the table did not change, and it looks again when done.
+        Tables poked together are looked at together (one thread hop, one query for
+        up to 64 tables): every change to any table pokes it, in every process. Work
+        under way (a move being made, a decision in the pool) is not interrupted: its
+        commit checks the table did not change, and it looks again when done.
         """
         if self._closing:
             return
+        self._stale.add(table_id)
+        if self._looker is None or self._looker.done():
+            self._looker = asyncio.create_task(self._look(), name="ranchhand-bots-look")
+
+    async def _look(self) -> None:
+        while self._stale and not self._closing:
+            ids = list(self._stale)
+            self._stale.clear()
+            try:
+                dues = await asyncio.to_thread(self.service.due_many, ids)
+            except Exception:
+                log.exception("looking at %d tables for their bots and clocks failed", len(ids))
+                self._stale.update(ids)
+                await asyncio.sleep(1)
+                continue
+            for table_id in ids:
+                self._schedule(table_id, dues.get(table_id))
+
+    def _schedule(self, table_id: str, due: Due | None) -> None:
+        """Drive ``table_id`` towards ``due`` (nothing if None), instead of what it waited
+        for; a driver at work is told to look again when done."""
         driver = self._drivers.get(table_id)
         if driver is not None and driver.task is not None and not driver.task.done():
             if driver.working:
                 driver.again = True
                 return
             driver.task.cancel()
+        if due is None:
+            self._drivers.pop(table_id, None)
+            self.pool.forget(table_id)
+            return
         driver = self._drivers[table_id] = _Driver()
-        task = asyncio.create_task(self._drive(table_id, driver), name=f"ranchhand-bots-{table_id}")
+        task = asyncio.create_task(
+            self._drive(table_id, driver, due), name=f"ranchhand-bots-{table_id}"
+        )
         driver.task = task
         task.add_done_callback(lambda _: self._done(table_id, driver))
 
@@ -132,8 +164,7 @@ class BotRunner:
     async def stop(self) -> None:
         self._closing = True
         tasks = [d.task for d in self._drivers.values() if d.task is not None]
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
+        tasks += [t for t in (self._sweeper, self._looker) if t is not None]
         for task in tasks:
             task.cancel()
         await self.pool.close()
@@ -161,26 +192,21 @@ class BotRunner:
                 log.exception("closing expired tables failed")
 
     # ------------------------------------------------------------- one table
-    async def _drive(self, table_id: str, driver: _Driver) -> None:
+    async def _drive(self, table_id: str, driver: _Driver, due: Due) -> None:
         try:
-            while True:
-                driver.again = False
-                due = await asyncio.to_thread(self.service.due, table_id)
-                if due is None:
-                    self.pool.forget(table_id)
-                    return
-                wait = due.at - time.time()
-                if wait > 0:
-                    await asyncio.sleep(wait + 0.01)
-                driver.working = True
-                try:
-                    held_until = await self._do(due)
-                finally:
-                    driver.working = False
-                if held_until:  # another process computes this decision: wait for it
-                    await asyncio.sleep(max(0.0, held_until - time.time()) + 0.1)
-                elif not driver.again:
-                    return  # what it did is announced; the announcement pokes it again
+            wait = due.at - time.time()
+            if wait > 0:
+                await asyncio.sleep(wait + 0.01)
+            driver.working = True
+            try:
+                held_until = await self._do(due)
+            finally:
+                driver.working = False
+            if held_until:  # another process computes this decision: wait for it
+                await asyncio.sleep(max(0.0, held_until - time.time()) + 0.1)
+            if held_until or driver.again:
+                self.poke(table_id)
+            # Otherwise what it did is announced, and the announcement pokes it again.
         except asyncio.CancelledError:
             raise
         except Cancelled:

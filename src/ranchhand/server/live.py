@@ -31,10 +31,18 @@ from ranchhand.server.errors import WrongToken
 HUMAN = "human"
 MAX_SETTLE_STEPS = 100_000
 """A guard: a move followed by more bot and chance moves than this is a bug, not a game."""
+MAX_TEXTS = 20_000
+"""Action texts a table remembers at most (then it starts again)."""
 INLINE_STEPS = 500
 """Chance and cheap bot moves played at most inside one request (or one runner chunk)."""
 INLINE_CPU = 0.05
 """CPU seconds of one thread those moves may take at most (checked after each move)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _every_viewer(players: int) -> tuple[tuple[int | None, bool], ...]:
+    """Every viewer of a table of ``players``, each shown (a replay's)."""
+    return ((None, True), *((seat, True) for seat in range(players)))
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,17 @@ class Meta:
     def is_open(self, seat: int) -> bool:
         return seat < len(self.open) and self.open[seat]
 
+    @functools.cached_property
+    def viewers(self) -> tuple[tuple[int | None, bool], ...]:
+        """Each viewer (None: a spectator, then each seat) and whether anyone may ever
+        see that viewer's log: not a bot seat without a token (nobody holds it, and no
+        seat without one becomes a person's but an open one)."""
+        seats = enumerate(self.kinds)
+        return (
+            (None, True),
+            *((seat, kind == HUMAN or self.hashes[seat] is not None) for seat, kind in seats),
+        )
+
     def label(self, player: int) -> str:
         return "chance" if player == CHANCE else f"P{player} {self.names[player]}"
 
@@ -141,6 +160,14 @@ class Live:
     """Closed by the server (no move for too long): nothing more is played."""
     bot_cpu: float = 0.0
     """CPU seconds its search bots have used so far (the ``tables.bot_cpu`` column)."""
+    seen_only: bool = False
+    """Write log lines only for viewers who may ever read them: the spectator, people's
+    seats, and seats a person may take back (a bot seat with no token is never viewed).
+    The server's tables set it; a replay, which shows every seat, does not."""
+    texts: dict[Hashable, str] = field(default_factory=dict)
+    """Actions' texts already made (shared by forks: the same moves recur all game)."""
+    logs: dict[int, tuple[int, list[str], str, int]] = field(default_factory=dict)
+    """Each viewer's folded log so far (see :meth:`log_for`)."""
 
     @property
     def step(self) -> int:
@@ -157,18 +184,54 @@ class Live:
             moves=list(self.moves),
             events=list(self.events),
             pending=list(self.pending),
+            logs=dict(self.logs),
         )
+
+    def text(self, action: Hashable) -> str:
+        """``str(action)``, remembered (about 10 times cheaper the second time)."""
+        known = self.texts.get(action)
+        if known is None:
+            if len(self.texts) >= MAX_TEXTS:
+                self.texts.clear()
+            known = self.texts[action] = str(action)
+        return known
+
+    def log_for(self, viewer: int | None) -> list[str]:
+        """``viewer``'s log: its line of every released action, runs of the same line
+        folded into one (``collapse``). Folded once: later calls fold only what was
+        released since. The list returned is never changed afterwards."""
+        index = 0 if viewer is None else viewer + 1
+        done, lines, last, count = self.logs.get(index, (0, [], "", 0))
+        events = self.events
+        if done == len(events):
+            return lines
+        if done > len(events):  # cannot happen to an append-only log; start over
+            done, lines, last, count = 0, [], "", 0
+        folded = list(lines)
+        for entry in events[done:]:
+            line = entry[index]
+            if folded and line == last:
+                count += 1
+                folded[-1] = f"{line} x{count}"
+            else:
+                folded.append(line)
+                last, count = line, 1
+        self.logs[index] = (len(events), folded, last, count)
+        return folded
 
     def apply(self, player: int, action: Hashable) -> None:
         """Apply one move, logging it as each viewer may see it."""
         state = self.state
         before = state.current_player()
         acting = set(state.acting_players())
-        viewers: list[int | None] = [None, *range(self.meta.players)]
         label = self.meta.label(player)
-        entry = tuple(f"{label}: {state.describe_for(v, action, player)}" for v in viewers)
+        seen = self.meta.viewers if self.seen_only else _every_viewer(self.meta.players)
+        entry = tuple(
+            f"{label}: {state.describe_for(v, action, player)}" if shown else ""
+            for v, shown in seen
+        )
         state.apply(action, player)
-        self.moves.append((player, str(action)))
+        self.moves.append((player, self.text(action)))
         after = state.current_player()
         same_node = (
             before == SIMULTANEOUS

@@ -36,7 +36,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
 from sqlalchemy import Engine, and_, exists, func, insert, not_, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
@@ -71,10 +71,31 @@ EXPIRE_BATCH = 500
 """Tables closed at most by one :meth:`TableService.expire` (the next sweep does the rest)."""
 
 
-DUE_COLUMNS = (
-    "status", "step", "to_act", "updated", "bot_delay", "clock", "clock_bot", "game", "bot_cpu"
-)  # fmt: skip
-"""What :meth:`TableService.due` reads of a table's row."""
+class _DueRow(NamedTuple):
+    """A row of :attr:`store.Hot.due`."""
+
+    status: str
+    step: int
+    to_act: Any
+    updated: float
+    bot_delay: float
+    clock: float | None
+    clock_bot: str
+    game: str
+    bot_cpu: float
+    kind: str
+
+
+OPEN_RETRY_AFTER = 60
+"""Seconds a client over its open tables is told to wait (a table of its may end or expire)."""
+
+
+class TooManyTables(TableError):
+    """429: the client has as many playing tables as it may; ``Retry-After`` says when to
+    look again."""
+
+    status = 429
+    headers: ClassVar[dict[str, str]] = {"Retry-After": str(OPEN_RETRY_AFTER)}
 
 
 class Gone(TableError):
@@ -139,6 +160,7 @@ class TableService:
         self.cache_size = cache_size
         self.inline = inline or Budget()
         """The bot and chance work a request may do after a person's move."""
+        self.hot = store.Hot(engine)
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
         self._client_secret: bytes | None = None
@@ -157,13 +179,16 @@ class TableService:
         clock_bot: str | None = None,
         open_seats: Sequence[int] = (),
         creator: str | None = None,
+        max_open: int | None = None,
     ) -> Created:
         """A new table; chance and cheap bot moves due before a person acts are played
         (within the inline budget: the bot runner plays the rest, and every search bot).
 
         ``open_seats`` are human seats left free for anyone to :meth:`claim`: they get
         no token now. The other human seats' tokens go to the creator. ``creator`` is
-        the creating client's key (:meth:`client_key`), counted by :meth:`open_tables_by`.
+        the creating client's key (:meth:`client_key`), counted by :meth:`open_tables_by`:
+        with ``max_open``, a creator with that many playing tables is refused
+        (TooManyTables, 429). Two creations at the same moment may both pass the count.
         """
         try:
             name = canonical_name(game)
@@ -208,9 +233,16 @@ class TableService:
             created=now,
             open=tuple(s in free for s in range(len(kinds))),
         )
-        live = Live(meta, loaded, loaded.new_initial_state(), updated=now)
+        live = Live(meta, loaded, loaded.new_initial_state(), updated=now, seen_only=True)
         live.settle(bots=meta.bot_delay == 0, budget=self.inline)
         row = {"creator": creator} if creator is not None else {}
+        if creator is not None and max_open is not None:
+            playing = self.open_tables_by(creator)
+            if playing >= max_open:
+                raise TooManyTables(
+                    f"too many open tables: this client has {playing} tables in play and "
+                    f"may have {max_open}; finish or leave one (an idle table expires)"
+                )
         with self.engine.begin() as db:
             db.execute(
                 insert(store.tables).values(
@@ -368,48 +400,45 @@ class TableService:
         """
         if token is None:
             raise NeedsToken("a move needs the seat's token (Authorization: Bearer TOKEN)")
-        for _attempt in range(3):
+        # The cached state is used as it is, unchecked: the commit is conditional on the
+        # table's row being exactly what it was made from, so a stale copy can never
+        # commit; a move refused, or a commit that finds the row changed, is looked at
+        # again against the database.
+        live = self._cached(table_id)
+        checked = live is None
+        if live is None:
             live = self.current(table_id)
-            seat = live.meta.seat_of(token)
-            assert seat is not None
-            _refuse_expired(live)
-            if live.finished:
-                raise Conflict("the game is over")
-            if live.meta.kinds[seat] != HUMAN:
-                raise Conflict(
-                    f"seat {seat} is played by the {live.meta.kinds[seat]} bot now; "
-                    "take it back first"
-                )
-            if step is not None and not live.fresh(step, seat):
-                raise Conflict(
-                    f"stale step: the move was made at step {step}, the table is at step "
-                    f"{live.step}; look again and choose"
-                )
-            acting = live.state.acting_players()
-            if seat not in acting:
-                waiting = ", ".join(live.meta.label(p) for p in acting) or "nobody"
-                raise Conflict(f"it is not your turn; waiting for {waiting}")
+        races = 0
+        while True:
             try:
-                action = live.state.parse_action(text, seat)
-            except ActionError as error:
-                raise BadRequest(str(error)) from None
+                seat, action = _check_move(live, token, text, step)
+            except TableError:
+                if checked:
+                    raise
+                live, checked = self.current(table_id), True
+                continue
             work = live.fork()
             work.apply(seat, action)
             work.settle(bots=live.meta.bot_delay == 0, budget=self.inline)
             if self._commit(work, live):
-                log.info(
-                    "table %s: %s moved at step %d (%d steps committed)",
-                    table_id,
-                    live.meta.label(seat),
-                    live.step,
-                    work.step - live.step,
-                )
-                log.debug("table %s step %d: %s", table_id, live.step, str(action))
+                if log.isEnabledFor(logging.DEBUG):  # a line a move: only when asked for
+                    log.debug(
+                        "table %s: %s moved at step %d (%d steps committed): %s",
+                        table_id,
+                        live.meta.label(seat),
+                        live.step,
+                        work.step - live.step,
+                        action,
+                    )
                 return Moved(work, seat, live.step)
-            # Lost the race for the step: look again. A move made against a step is
-            # still fresh only if the winner's move was another seat's hidden choice
-            # at this simultaneous node; a move without a step is checked anew.
-        raise Conflict("the table is busy; look again and choose")
+            # The row changed (another move won the step, or a seat changed): look
+            # again. A move made against a step is still fresh only if the winner's move
+            # was another seat's hidden choice at this simultaneous node; a move without
+            # a step is checked anew.
+            races += checked
+            if races >= 3:
+                raise Conflict("the table is busy; look again and choose")
+            live, checked = self.current(table_id), True
 
     def set_seat(self, table_id: str, token: str | None, seat: int, kind: str) -> Moved:
         """Hand ``seat`` to a bot (a player leaving), or take it back (``human``).
@@ -489,27 +518,35 @@ class TableService:
         return Claimed(seat, token, self.current(table_id))
 
     def due(self, table_id: str) -> Due | None:
-        """What the server itself must do next at this table, and when, if anything.
-
-        Read from the table's row and seats alone (one query, no replay): every
-        process hears of every change and asks this, most often to learn "nothing".
-        """
-        t, s = store.tables.c, store.seats.c
-        query = (
-            select(*(t[name] for name in DUE_COLUMNS), s.kind)
-            .select_from(store.tables.join(store.seats, s.table_id == t.id))
-            .where(t.id == table_id)
-            .order_by(s.seat)
-        )
-        with self.engine.connect() as db:
-            rows = db.execute(query).all()
-        if not rows:
+        """What the server itself must do next at this table, and when, if anything."""
+        found = self.due_many([table_id])
+        if table_id not in found:
             raise NoSuchTable(f"no table {table_id!r}")
-        first = rows[0]
+        return found[table_id]
+
+    def due_many(self, ids: Sequence[str]) -> dict[str, Due | None]:
+        """:meth:`due` of each table of ``ids`` that exists, in one query per
+        :data:`store.DUE_BATCH` tables, from their rows and seats alone (no replay):
+        every process hears of every change and asks this, most often to learn "nothing"."""
+        rows: list[Any] = []
+        with self.engine.connect() as db:
+            for start in range(0, len(ids), store.DUE_BATCH):
+                batch = ids[start : start + store.DUE_BATCH]
+                statement = self.hot.due(len(batch))
+                cursor = statement.run(db, {f"id{i}": tid for i, tid in enumerate(batch)})
+                rows += cursor.fetchall()
+                cursor.close()
+        by_table: dict[str, list[Any]] = {}
+        for row in rows:
+            by_table.setdefault(row[0], []).append(row)
+        return {tid: self._due(tid, found) for tid, found in by_table.items()}
+
+    def _due(self, table_id: str, rows: list[Any]) -> Due | None:
+        first = _DueRow(*rows[0][1:])
         if first.status != "playing":
             return None
-        kinds = [row.kind for row in rows]
-        to_act = [p for p in first.to_act if 0 <= p < len(kinds)]
+        kinds = [row[-1] for row in rows]
+        to_act = [p for p in self.hot.read_json(first.to_act) if 0 <= p < len(kinds)]
         base = Due(
             table_id, first.step, "bot", first.updated,
             people=HUMAN in kinds, bot_cpu=float(first.bot_cpu),
@@ -787,23 +824,35 @@ class TableService:
         """
         now = time.time()
         work.updated = now
-        t = store.tables.c
+        hot = self.hot
+        outcome = work.state.outcome()
+        params = {
+            "id": work.meta.id,
+            "was_step": was.step,
+            "was_updated": was.updated,
+            "status": "finished" if outcome is not None else "playing",
+            "step": work.step,
+            "turn": work.state.turn,
+            "to_act": hot.json(list(work.state.acting_players())),
+            "outcome": None if outcome is None else hot.json(outcome.to_json()),
+            "updated": now,
+            **(extra or {}),
+        }
+        rows = [
+            {"table_id": work.meta.id, "step": i, "player": p, "action": a, "created": now}
+            for i, (p, a) in enumerate(work.moves[was.step :], start=was.step)
+        ]
         try:
             with self.engine.begin() as db:
-                changed = db.execute(
-                    update(store.tables)
-                    .where(
-                        t.id == work.meta.id,
-                        t.step == was.step,
-                        t.updated == was.updated,
-                        t.status == "playing",
-                    )
-                    .values(**_progress(work, now), **(extra or {}))
-                )
-                if changed.rowcount != 1:
+                statement = hot.progress_cpu if "bot_cpu" in params else hot.progress
+                cursor = statement.run(db, params)
+                changed = cursor.rowcount
+                cursor.close()
+                if changed != 1:
                     raise _Stale
-                self._insert_moves(db, work.meta.id, work, was.step, now)
-        except (IntegrityError, _Stale):
+                if rows:
+                    hot.insert_moves.run_many(db, rows)
+        except (IntegrityError, hot.integrity_error, _Stale):
             log.info("table %s: a move for step %d lost a race; refused", work.meta.id, was.step)
             return False
         self._remember(work)
@@ -832,11 +881,9 @@ class TableService:
             raise NoSuchTable("no such table")
         with self.engine.connect() as db:
             if cached is not None:  # the usual case: one small query says nothing changed
-                mark = db.execute(
-                    select(store.tables.c.step, store.tables.c.updated).where(
-                        store.tables.c.id == table_id
-                    )
-                ).first()
+                cursor = self.hot.mark.run(db, {"id": table_id})
+                mark = cursor.fetchone()
+                cursor.close()
                 if mark is not None and (mark[0], mark[1]) == (cached.step, cached.updated):
                     return cached
             row = (
@@ -873,7 +920,7 @@ class TableService:
             return live
         if cached is None:
             game = _load_game(meta.game, meta.players, meta.options)
-            live = Live(meta, game, game.new_initial_state())
+            live = Live(meta, game, game.new_initial_state(), seen_only=True)
         else:
             live = cached.fork()
             live.meta = meta
@@ -909,6 +956,33 @@ class TableService:
         (a seat's row written directly): the next read rebuilds it from the database."""
         with self._lock:
             self._cache.pop(table_id, None)
+
+
+def _check_move(live: Live, token: str, text: str, step: int | None) -> tuple[int, Any]:
+    """The seat ``token`` opens and its action ``text``, if it may play it now at ``live``
+    (made against ``step``); else the refusal (TableError)."""
+    seat = live.meta.seat_of(token)
+    assert seat is not None
+    _refuse_expired(live)
+    if live.finished:
+        raise Conflict("the game is over")
+    if live.meta.kinds[seat] != HUMAN:
+        raise Conflict(
+            f"seat {seat} is played by the {live.meta.kinds[seat]} bot now; take it back first"
+        )
+    if step is not None and not live.fresh(step, seat):
+        raise Conflict(
+            f"stale step: the move was made at step {step}, the table is at step "
+            f"{live.step}; look again and choose"
+        )
+    acting = live.state.acting_players()
+    if seat not in acting:
+        waiting = ", ".join(live.meta.label(p) for p in acting) or "nobody"
+        raise Conflict(f"it is not your turn; waiting for {waiting}")
+    try:
+        return seat, live.state.parse_action(text, seat)
+    except ActionError as error:
+        raise BadRequest(str(error)) from None
 
 
 class _Stale(Exception):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from ranchhand.core.log import collapse
 from ranchhand.server.live import HUMAN, Live
 
 log = logging.getLogger("ranchhand.server")
@@ -29,7 +28,8 @@ def table_view(live: Live, seat: int | None) -> dict[str, Any]:
     to_act = [] if closed else list(state.acting_players())
     legal: list[str] = []
     if seat is not None and seat in to_act and meta.kinds[seat] == HUMAN:
-        legal = [str(a) for a in state.legal_actions(seat)]
+        text = live.text
+        legal = [text(a) for a in state.legal_actions(seat)]
     return {
         "id": meta.id,
         "game": meta.game,
@@ -41,7 +41,7 @@ def table_view(live: Live, seat: int | None) -> dict[str, Any]:
         "you": seat,
         "observation": observation(live, seat),
         "legal_actions": legal,
-        "log": collapse([entry[0 if seat is None else seat + 1] for entry in live.events]),
+        "log": list(live.log_for(seat)),
         "outcome": None if outcome is None else outcome.to_json(),
         "seats": [
             {"seat": s, "kind": kind, "name": name, "open": meta.is_open(s)}
