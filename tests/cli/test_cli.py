@@ -189,3 +189,32 @@ def test_arena_store_keeps_the_lineups_as_one_arena_run(tmp_path) -> None:  # ty
     assert again.exit_code == 0 and again.output == first.output
     with Store(path) as store:
         assert [r.played for r in store.runs()][-1] == 0
+
+
+def test_version_and_shell_completion() -> None:
+    """``--version``; Typer's completion: the script for a shell, and what it completes."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from ranchhand import __version__
+
+    version = runner.invoke(app, ["--version"])
+    assert version.exit_code == 0 and version.output == f"ranchhand {__version__}\n"
+    script = runner.invoke(app, ["--show-completion", "bash"], prog_name="ranchhand")
+    assert script.exit_code == 0 and "_ranchhand_completion" in script.output
+    command = Path(sys.executable).with_name("ranchhand")  # the installed console script
+    completed = subprocess.run(
+        [str(command)],
+        env={
+            **os.environ,
+            "_RANCHHAND_COMPLETE": "complete_bash",
+            "COMP_WORDS": "ranchhand pl",
+            "COMP_CWORD": "1",
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.stdout.split() == ["play"], completed

@@ -57,13 +57,34 @@ from ranchhand.sim.compare import compare, option_values
 from ranchhand.sim.simulate import Report, Simulation, StopControl, simulate
 
 app = typer.Typer(
-    help="Play, study and simulate four ranch-building games: Rancho, Rocket Ranchers, "
-    "Glory Ranch and Super Farmer.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish, pwsh)
     pretty_exceptions_enable=False,
 )
 console = Console()
+
+
+def _version(asked: bool) -> None:
+    if asked:
+        from ranchhand import __version__
+
+        print(f"ranchhand {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _top(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Play, study and simulate four ranch-building games: Rancho, Rocket Ranchers, Glory
+    Ranch and Super Farmer."""
+
+
 GAME_HELP = "rancho, rocket-ranchers, glory-ranch or super-farmer"
 OptionList = Annotated[
     list[str] | None,
