@@ -10,7 +10,7 @@ EXTRAS := dev,server,web,pettingzoo,gymnasium,openspiel,lab,cluster,fast
 GAME   ?= rancho
 SEATS  ?= human,greedy,greedy
 
-.PHONY: help install play terminal test lint format bench bench-server simulate docs golden screenshots clean
+.PHONY: help install play terminal test package lint format bench bench-server simulate docs golden screenshots clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -40,6 +40,9 @@ test: $(STAMP)  ## lint and type-check, then run the whole test suite
 	$(BIN)/ruff format --check src tests tools
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+package: $(STAMP)  ## build the wheel, install it in a new venv, run it and serve a page (CI)
+	$(BIN)/python tools/check_package.py
 
 lint: $(STAMP)  ## ruff check only
 	$(BIN)/ruff check src tests tools
