@@ -1,4 +1,4 @@
-"""ranchhand: play, study and simulate Rancho, Rocket Ranchers and Glory Ranch.
+"""ranchhand: play, study and simulate Rancho, Rocket Ranchers, Glory Ranch and Super Farmer.
 
 >>> import ranchhand
 >>> game = ranchhand.load("rancho", players=2)
