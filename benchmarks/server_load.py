@@ -137,6 +137,17 @@ class Soak:
                     out.append(max(0.0, later[0] - when))
         return out
 
+    def skipped(self) -> tuple[int, int]:
+        """(steps a spectated player saw that its spectator never saw, steps it saw): a
+        spectator that keeps up sees them all; one that falls behind gets the newest."""
+        missed = total = 0
+        for watch in self.watches:
+            seen = {step for _at, step in watch.seen}
+            steps = {step for _at, step in self.played.get(watch.table, [])}
+            total += len(steps)
+            missed += len(steps - seen)
+        return missed, total
+
     def faults(self) -> list[str]:
         return [f"spectator of {w.table}: {fault}" for w in self.watches for fault in w.faults]
 
@@ -678,10 +689,12 @@ def report(result: Result) -> list[str]:
         return []
     label = result.label
     lags = sorted(soak.lags())
+    missed, total = soak.skipped()
     lines = [
         f"{label}: {len(soak.watches)} spectators, lag p50 {percentile(lags, 0.5)} ms, "
         f"p99 {percentile(lags, 0.99)} ms, max {percentile(lags, 1.0)} ms "
-        f"over {len(lags)} views; {len(soak.faults())} faults"
+        f"over {len(lags)} views; {missed} of their players' {total} steps skipped; "
+        f"{len(soak.faults())} faults"
     ]
     flood = ", ".join(f"{n} x {code or 'no reply'}" for code, n in sorted(soak.flood.items()))
     lines.append(f"{label}: flood of table creations: {flood or 'nothing sent'}")
