@@ -244,6 +244,39 @@ def test_a_burst_of_changes_to_one_table_costs_a_few_reads(
     asyncio.run(main())
 
 
+def test_a_move_made_here_reaches_every_watcher_of_its_table_without_a_read(
+    lives: tuple[TableService, list[Live]],
+) -> None:
+    service, found = lives
+    table = found[0].meta.id
+
+    async def main() -> None:
+        hub = Hub(service)
+        peers = [Peer(), Peer(), Peer()]
+        seats = [0, 1, None]
+        connections = [
+            Connection(peer, table, seat)  # type: ignore[arg-type]
+            for peer, seat in zip(peers, seats, strict=True)
+        ]
+        other = Connection(Peer(), "another-table", None)  # type: ignore[arg-type]
+        for connection in [*connections, other]:
+            assert hub.join(connection) is None
+        senders = [asyncio.create_task(c.send_all()) for c in connections]
+        hub.share(found[-1])  # the table as committed
+        await asyncio.sleep(0.05)
+        assert hub.reads == 0 and len(other.mailbox) == 0
+        for peer, seat in zip(peers, seats, strict=True):
+            assert [(f["step"], f["you"]) for f in peer.frames] == [(found[-1].step, seat)]
+        await hub.refresh()  # reads each watched table once more: nothing new to send
+        await asyncio.sleep(0.2)
+        assert hub.reads == 2 and all(len(peer.frames) == 1 for peer in peers)
+        for sender in senders:
+            sender.cancel()
+        await hub.stop()
+
+    asyncio.run(main())
+
+
 @pytest.fixture(params=["local", "postgresql"])
 def notifier(request: pytest.FixtureRequest) -> Iterator[Any]:
     if request.param == "local":
