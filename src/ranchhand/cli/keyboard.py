@@ -47,8 +47,15 @@ class Keyboard:
         return session.prompt(prompt)
 
     def plain(self, prompt: str) -> str:
-        """A line with no history and no completion (the hand-off screen)."""
-        return PromptSession[str](completer=WordCompleter([])).prompt(prompt)
+        """A line with no history and no completion (the hand-off screen, the pager).
+
+        No room is kept below the prompt for a completion menu: prompt_toolkit's default
+        (8 lines) scrolled a pager's page, or the hand-off screen, 7 lines up and away.
+        """
+        session = PromptSession[str](
+            completer=WordCompleter([]), complete_while_typing=False, reserve_space_for_menu=0
+        )
+        return session.prompt(prompt)
 
 
 def keyboard_for_terminal() -> Keyboard | None:
