@@ -18,6 +18,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from ranchhand.server.app import Settings, create_app
+from ranchhand.server.limits import RATE_NAMES, LimitSettings
 from tests.server.procs import fresh_postgres_database, postgres_unavailable
 
 
@@ -44,12 +45,19 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'tables.db'}"
 
 
+UNLIMITED = LimitSettings().with_overrides(f"{name}=off" for name in RATE_NAMES)
+"""The edge's limits with every per-client rate off (sizes and timeouts kept)."""
+
+
 def client_for(url: str, **settings: object) -> TestClient:
     """A TestClient (use it in ``with``: that runs the app's start and stop).
 
     Every table a test makes comes from one address (TestClient's), and the PostgreSQL
-    database is the whole session's: the open-tables limit is lifted unless set."""
+    database is the whole session's: the open-tables limit is lifted unless set. So are
+    the per-client rates (a test playing whole games over HTTP sends hundreds of requests
+    a second on a fast machine): the tests of the limits set their own."""
     settings.setdefault("max_open_tables_per_client", 1_000_000)
+    settings.setdefault("limits", UNLIMITED)
     return TestClient(create_app(Settings(db=url, **settings)))  # type: ignore[arg-type]
 
 
