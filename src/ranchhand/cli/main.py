@@ -265,7 +265,10 @@ def _play_in_browser(
         f"Serving {plain(loaded.name)} at {local_base('127.0.0.1', port)}/ "
         "(tables in ./ranchhand.db)..."
     )
-    _serve(opener, banner, host="127.0.0.1", port=port, log_level="warning")
+    # A server for the person at this keyboard, on the loopback only: the cap on a client's
+    # unfinished tables (there against strangers) would stop someone who left 20 games.
+    limits = ("max_open_tables_per_client=1000000",)
+    _serve(opener, banner, host="127.0.0.1", port=port, log_level="warning", limits=limits)
 
 
 def _seat_kinds(seats: str | None) -> list[str]:
