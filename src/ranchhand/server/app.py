@@ -169,7 +169,8 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
     app = FastAPI(
         title="ranchhand",
         version=__version__,
-        summary="Tables where friends and bots play Rancho, Rocket Ranchers and Glory Ranch.",
+        summary="Tables where friends and bots play Rancho, Rocket Ranchers, Glory Ranch and "
+        "Super Farmer.",
         lifespan=lifespan,
         docs_url=None,  # Swagger UI and ReDoc load from a CDN: /openapi.json stays
         redoc_url=None,
