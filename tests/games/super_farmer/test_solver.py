@@ -30,10 +30,10 @@ READINGS = [
 
 @pytest.mark.parametrize("options", READINGS, ids=lambda o: ",".join(o.values()) or "default")
 def test_rolls_equal_the_reference_engine(options: dict[str, str]) -> None:
-    """Every roll of 300 random farms lands where the reference engine lands."""
+    """Every roll of 40 random farms lands where the reference engine lands."""
     rules = Rules.of(options)
     rng = random.Random(7)
-    for _ in range(300):
+    for _ in range(40):
         mine = [rng.randint(0, min(n, 8)) if rng.random() < 0.7 else 0 for n in rules.box]
         if all(mine[:5]):
             continue

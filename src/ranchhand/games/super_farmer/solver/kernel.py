@@ -7,7 +7,8 @@ the box has a slot in a dense array (61 x 25 x 21 x 13 x 7 x 5 x 3 = 43.7 millio
 
 The rules here are ``state.SuperFarmerState._rolled`` for one farmer, written again on
 integers; ``tests/games/super_farmer/test_solver.py`` checks them against the reference
-engine roll by roll.
+engine roll by roll. numba's on-disk cache is safe here: every compiled function and
+everything it calls live in this one file, whose change numba notices.
 """
 
 from __future__ import annotations
@@ -23,14 +24,14 @@ one exchange wins from it (value 0); a full farm (the game is won, value 0)."""
 FOX_LEAVES_ONE, WOLF_TAKES_SMALL_DOG, DOG_IF_NEEDED, WOLF_FIRST = 1, 2, 4, 8
 
 
-@njit(cache=False)
+@njit(cache=True)
 def decode(key: int, dims: np.ndarray, out: np.ndarray) -> None:
     for k in range(7):
         out[k] = key % dims[k]
         key //= dims[k]
 
 
-@njit(cache=False)
+@njit(cache=True)
 def encode(farm: np.ndarray, strides: np.ndarray) -> int:
     key = 0
     for k in range(7):
@@ -38,12 +39,12 @@ def encode(farm: np.ndarray, strides: np.ndarray) -> int:
     return key
 
 
-@njit(cache=False)
+@njit(cache=True)
 def full(farm: np.ndarray) -> bool:
     return farm[0] > 0 and farm[1] > 0 and farm[2] > 0 and farm[3] > 0 and farm[4] > 0
 
 
-@njit(cache=False)
+@njit(cache=True)
 def legal(farm: np.ndarray, box: np.ndarray, give: np.ndarray, take: np.ndarray, j: int) -> bool:
     for k in range(7):  # noqa: SIM110  (a loop numba compiles to early exits)
         if give[j, k] > farm[k] or take[j, k] > box[k] - farm[k]:
@@ -51,7 +52,7 @@ def legal(farm: np.ndarray, box: np.ndarray, give: np.ndarray, take: np.ndarray,
     return True
 
 
-@njit(cache=False)
+@njit(cache=True)
 def winnable(farm: np.ndarray, box: np.ndarray, give: np.ndarray, take: np.ndarray) -> bool:
     """Whether one exchange makes ``farm`` (not full) a full farm."""
     after = np.empty(7, np.int64)
@@ -64,7 +65,7 @@ def winnable(farm: np.ndarray, box: np.ndarray, give: np.ndarray, take: np.ndarr
     return False
 
 
-@njit(cache=False)
+@njit(cache=True)
 def _strike(farm: np.ndarray, dog: int, prey: np.ndarray, flags: int) -> None:
     needed = False
     for k in range(7):
@@ -77,7 +78,7 @@ def _strike(farm: np.ndarray, dog: int, prey: np.ndarray, flags: int) -> None:
         farm[k] -= prey[k]
 
 
-@njit(cache=False)
+@njit(cache=True)
 def roll(farm: np.ndarray, box: np.ndarray, wolf: int, fox: int, flags: int) -> None:
     """Apply the dice (wolf die face, fox die face; faces 0-4 species, 5 fox, 6 wolf)."""
     prey = np.zeros(7, np.int64)
@@ -113,14 +114,14 @@ POINT = 16
 """Bit set in ``status`` on a farm rolled from (a live farm, or one an exchange makes)."""
 
 
-@njit(cache=False)
+@njit(cache=True)
 def _grow(array: np.ndarray, used: int) -> np.ndarray:
     bigger = np.empty(array.shape[0] * 2, array.dtype)
     bigger[:used] = array[:used]
     return bigger
 
 
-@njit(cache=False)
+@njit(cache=True)
 def explore(
     box: np.ndarray,
     dims: np.ndarray,
@@ -176,7 +177,7 @@ def explore(
     return queue[:tail].copy(), points[:n_points].copy()
 
 
-@njit(cache=False)
+@njit(cache=True)
 def choices_of(
     live: np.ndarray,
     box: np.ndarray,
@@ -208,7 +209,7 @@ def choices_of(
     return starts, targets[:n].copy(), trades[:n].copy()
 
 
-@njit(cache=False)
+@njit(cache=True)
 def successors_of(
     keys: np.ndarray,
     box: np.ndarray,
@@ -229,7 +230,7 @@ def successors_of(
             out[i, f] = index[encode(after, strides)]
 
 
-@njit(cache=False)
+@njit(cache=True)
 def point_values(
     points: np.ndarray,
     box: np.ndarray,
@@ -255,7 +256,7 @@ def point_values(
         w[points[i]] = total
 
 
-@njit(cache=False)
+@njit(cache=True)
 def improve(
     starts: np.ndarray, targets: np.ndarray, w: np.ndarray, value: np.ndarray, policy: np.ndarray
 ) -> tuple[int, float]:
@@ -279,7 +280,7 @@ def improve(
     return changed, residual
 
 
-@njit(cache=False)
+@njit(cache=True)
 def evaluate(
     successors: np.ndarray, weights: np.ndarray, value: np.ndarray, sweeps: int, tolerance: float
 ) -> float:
@@ -302,7 +303,7 @@ def evaluate(
     return change
 
 
-@njit(cache=False)
+@njit(cache=True)
 def play(
     seed: int,
     games: int,
