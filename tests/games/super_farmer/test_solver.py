@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ pytest.importorskip("numba")
 
 from ranchhand.games.super_farmer.actions import DiceRoll
 from ranchhand.games.super_farmer.solver import kernel
-from ranchhand.games.super_farmer.solver.solve import ROLL_OPTIONS, Rules, solve
+from ranchhand.games.super_farmer.solver.solve import ROLL_OPTIONS, Rules, Solution, solve
 from ranchhand.games.super_farmer.tables import KEYS
 from tests.games.super_farmer.helpers import table
 
@@ -88,3 +89,29 @@ def test_small_box_policy_beats_rolling_only_and_values_are_ordered() -> None:
     # every farm in the table is live: not full, and no exchange completes it
     for farm in itertools.islice(solution.farms, 0, None, 97):
         assert not all(farm[:5])
+
+
+def test_solve_command_refuses_what_it_does_not_solve(tmp_path: Path) -> None:
+    """``ranchhand solve`` names the solvable game, and refuses exchanges=many saying why
+    (both before any work)."""
+    from typer.testing import CliRunner
+
+    from ranchhand.cli.main import app
+
+    runner = CliRunner()
+    out = str(tmp_path / "p.npz")
+    result = runner.invoke(app, ["solve", "rancho", "--out", out])
+    assert result.exit_code == 2 and "solvable: super-farmer" in result.output
+    result = runner.invoke(app, ["solve", "super-farmer", "-o", "exchanges=many", "--out", out])
+    assert result.exit_code == 2 and "exchanges=one" in result.output
+    assert not (tmp_path / "p.npz").exists()
+
+
+def test_a_saved_policy_loads_equal(tmp_path: Path) -> None:
+    """A policy file holds the farms, moves, values and exchanges it was written with."""
+    solution = solve({"fox": "leave-one"}, box=SMALL_BOX)
+    solution.save(tmp_path / "p.npz")
+    again = Solution.load(tmp_path / "p.npz")
+    assert again.options == {"fox": "leave-one"}
+    assert (again.farms == solution.farms).all() and (again.move == solution.move).all()
+    assert (again.value == solution.value).all() and again.trades == solution.trades

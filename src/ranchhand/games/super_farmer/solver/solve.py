@@ -234,7 +234,7 @@ def solve(options: dict[str, str] | None = None, log: Any = None, box: Any = Non
                 targets[policy].astype(np.int64), *roll_args, rules.flags, index, chosen
             )
         kernel.evaluate(chosen, rules.weights, value, SWEEPS, TOLERANCE / 10)
-    memory = index.nbytes + w.nbytes + chosen.nbytes + targets.nbytes * 2 + trade_of.nbytes
+    memory = index.nbytes + w.nbytes + chosen.nbytes + targets.nbytes + trade_of.nbytes
     info = {
         "live_farms": len(live),
         "roll_points": len(points),
