@@ -5,9 +5,10 @@ under the game's options (``exchanges=many`` plays the ``exchanges=one`` policy,
 legal there: one exchange, then the dice). The policy is loaded from the user's cache, or
 computed once and cached there (``solver.solve.cached``, with a message on stderr).
 
-At a table of several farmers the herd is short of what the others hold, so the
-solitaire's exchange may not be on offer, or the farm never met alone: then it plays
-greedy's choice. It never looks at the other farms.
+At a table of several farmers it plays the solitaire's exchange for its farm where that
+is on offer (the herd is short of what the others hold, so it may not be), else greedy's
+choice, and greedy's choice for a farm never met alone. It never looks at the other
+farms: a racing bot that does is the issue's next step, not this one.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class OptimalBot(GreedyBot):
         options = {k: str(v) for k, v in state.game.options.items() if k != "exchanges"}
         solution = cached(options)
         row = solution.lookup(mine)
-        if row >= 0 and sum(state.herd) + sum(mine) == sum(state.game.box):
+        if row >= 0:
             move = int(solution.move[row])
             if move < 0:
                 return Roll()
