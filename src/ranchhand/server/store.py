@@ -28,9 +28,11 @@ schema with Alembic; ``serve`` runs it on start.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -222,15 +224,86 @@ class Compiled:
         return params if self.order is None else tuple(params[name] for name in self.order)
 
     def run(self, connection: Any, params: dict[str, Any]) -> Any:
-        """Execute on ``connection`` (a SQLAlchemy Connection, in its transaction)."""
-        cursor = connection.connection.cursor()
+        """Execute on ``connection`` (a DBAPI connection); the cursor."""
+        cursor = connection.cursor()
         cursor.execute(self.sql, self.args(params))
         return cursor
 
     def run_many(self, connection: Any, rows: list[dict[str, Any]]) -> None:
-        cursor = connection.connection.cursor()
+        cursor = connection.cursor()
         cursor.executemany(self.sql, [self.args(row) for row in rows])
         cursor.close()
+
+
+class Direct:
+    """Each thread's own DBAPI connection for the statements of a move, taken out of the
+    engine's pool (so made with its settings: SQLite's pragmas) and closed when the
+    engine is disposed.
+
+    Through the pool, every use of PostgreSQL costs two more round trips than the
+    statement (a ping when checked out, a rollback when given back after a read); a
+    connection of the thread's own, in autocommit mode, costs the statement alone, and a
+    move's commit is one statement (:attr:`Hot.commit_pg`). A connection that fails is
+    dropped; a read is tried once more on a new one (the database may have restarted).
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.postgres = engine.dialect.name == "postgresql"
+        dbapi = engine.dialect.dbapi
+        assert dbapi is not None
+        self.lost: tuple[type[Exception], ...] = (dbapi.OperationalError, dbapi.InterfaceError)
+        self._local = threading.local()
+        self._held: set[Any] = set()
+        self._lock = threading.Lock()
+        event.listen(engine, "engine_disposed", lambda _engine: self.close())
+
+    def connection(self) -> Any:
+        held = getattr(self._local, "held", None)
+        if held is not None and not getattr(held.dbapi_connection, "broken", False):
+            return held.dbapi_connection
+        if held is not None:
+            self._drop(held)
+        fairy = self.engine.raw_connection()
+        fairy.detach()
+        dbapi_connection = fairy.dbapi_connection
+        assert dbapi_connection is not None
+        if self.postgres:
+            dbapi_connection.autocommit = True
+        with self._lock:
+            self._held.add(fairy)
+        self._local.held = fairy
+        return fairy.dbapi_connection
+
+    def read(self, statement: Compiled, params: dict[str, Any]) -> list[Any]:
+        """Every row ``statement`` selects."""
+        for attempt in (1, 2):
+            try:
+                cursor = statement.run(self.connection(), params)
+                rows = cursor.fetchall()
+                cursor.close()
+                return list(rows)
+            except self.lost:
+                self._drop(getattr(self._local, "held", None))
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _drop(self, held: Any) -> None:
+        self._local.held = None
+        if held is None:
+            return
+        with self._lock:
+            self._held.discard(held)
+        with contextlib.suppress(Exception):
+            held.close()
+
+    def close(self) -> None:
+        with self._lock:
+            held, self._held = self._held, set()
+        for fairy in held:
+            with contextlib.suppress(Exception):
+                fairy.close()
 
 
 class Hot:
@@ -297,6 +370,28 @@ class Hot:
     @functools.cached_property
     def progress_cpu(self) -> Compiled:
         return self._progress(bot_cpu=bindparam("bot_cpu"))
+
+    COMMIT_PG = """WITH changed AS (
+    UPDATE tables SET status = %(status)s, step = %(step)s, turn = %(turn)s,
+        to_act = %(to_act)s, outcome = %(outcome)s, updated = %(updated)s{more}
+    WHERE id = %(id)s AND step = %(was_step)s AND updated = %(was_updated)s
+        AND status = 'playing'
+    RETURNING id)
+INSERT INTO moves (table_id, step, player, action, created)
+SELECT changed.id, new.step, new.player, new.action, %(updated)s
+FROM changed, unnest(%(steps)s::integer[], %(players)s::integer[], %(actions)s::text[])
+    AS new(step, player, action)"""
+    """A move's commit on PostgreSQL in one statement, so one round trip in autocommit:
+    the row is updated only if it is still as the move found it, and the moves are
+    inserted only if it was (the count inserted says which)."""
+
+    @functools.cached_property
+    def commit_pg(self) -> str:
+        return self.COMMIT_PG.format(more="")
+
+    @functools.cached_property
+    def commit_pg_cpu(self) -> str:
+        return self.COMMIT_PG.format(more=", bot_cpu = %(bot_cpu)s")
 
     @functools.cached_property
     def insert_moves(self) -> Compiled:

@@ -25,6 +25,7 @@ closed (:meth:`~TableService.expire`): status ``expired``, nothing more is playe
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -161,6 +162,7 @@ class TableService:
         self.inline = inline or Budget()
         """The bot and chance work a request may do after a person's move."""
         self.hot = store.Hot(engine)
+        self.direct = store.Direct(engine)
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
         self._client_secret: bytes | None = None
@@ -529,13 +531,10 @@ class TableService:
         :data:`store.DUE_BATCH` tables, from their rows and seats alone (no replay):
         every process hears of every change and asks this, most often to learn "nothing"."""
         rows: list[Any] = []
-        with self.engine.connect() as db:
-            for start in range(0, len(ids), store.DUE_BATCH):
-                batch = ids[start : start + store.DUE_BATCH]
-                statement = self.hot.due(len(batch))
-                cursor = statement.run(db, {f"id{i}": tid for i, tid in enumerate(batch)})
-                rows += cursor.fetchall()
-                cursor.close()
+        for start in range(0, len(ids), store.DUE_BATCH):
+            batch = ids[start : start + store.DUE_BATCH]
+            statement = self.hot.due(len(batch))
+            rows += self.direct.read(statement, {f"id{i}": tid for i, tid in enumerate(batch)})
         by_table: dict[str, list[Any]] = {}
         for row in rows:
             by_table.setdefault(row[0], []).append(row)
@@ -838,20 +837,10 @@ class TableService:
             "updated": now,
             **(extra or {}),
         }
-        rows = [
-            {"table_id": work.meta.id, "step": i, "player": p, "action": a, "created": now}
-            for i, (p, a) in enumerate(work.moves[was.step :], start=was.step)
-        ]
+        new = work.moves[was.step :]
         try:
-            with self.engine.begin() as db:
-                statement = hot.progress_cpu if "bot_cpu" in params else hot.progress
-                cursor = statement.run(db, params)
-                changed = cursor.rowcount
-                cursor.close()
-                if changed != 1:
-                    raise _Stale
-                if rows:
-                    hot.insert_moves.run_many(db, rows)
+            if not self._write(params, was.step, new):
+                raise _Stale
         except (IntegrityError, hot.integrity_error, _Stale):
             log.info("table %s: a move for step %d lost a race; refused", work.meta.id, was.step)
             return False
@@ -865,6 +854,46 @@ class TableService:
                 outcome.reason if outcome else "",
             )
         return True
+
+    def _write(self, params: dict[str, Any], first: int, new: list[tuple[int, str]]) -> bool:
+        """Update the row (if it is still as ``params`` say it was) and insert the ``new``
+        moves from step ``first``, all or nothing; False if the row had changed."""
+        hot, connection = self.hot, self.direct.connection()
+        statement = hot.progress_cpu if "bot_cpu" in params else hot.progress
+        if hot.postgres:  # autocommit: one statement is one transaction, one round trip
+            cursor = connection.cursor()
+            if not new:
+                cursor.execute(statement.sql, statement.args(params))
+                changed = cursor.rowcount == 1
+            else:
+                steps = list(range(first, first + len(new)))
+                players, actions = [p for p, _ in new], [a for _, a in new]
+                extra = {"steps": steps, "players": players, "actions": actions}
+                sql = hot.commit_pg_cpu if "bot_cpu" in params else hot.commit_pg
+                cursor.execute(sql, {**params, **extra})
+                changed = cursor.rowcount == len(new)
+            cursor.close()
+            return changed
+        rows = [
+            {"table_id": params["id"], "step": i, "player": p, "action": a}
+            | {"created": params["updated"]}
+            for i, (p, a) in enumerate(new, start=first)
+        ]
+        try:  # sqlite3 begins the transaction at the first write
+            cursor = statement.run(connection, params)
+            changed = cursor.rowcount == 1
+            cursor.close()
+            if changed and rows:
+                hot.insert_moves.run_many(connection, rows)
+            if changed:
+                connection.commit()
+            else:
+                connection.rollback()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                connection.rollback()
+            raise
+        return changed
 
     @staticmethod
     def _insert_moves(db: Any, table_id: str, live: Live, first: int, now: float) -> None:
@@ -881,9 +910,8 @@ class TableService:
             raise NoSuchTable("no such table")
         with self.engine.connect() as db:
             if cached is not None:  # the usual case: one small query says nothing changed
-                cursor = self.hot.mark.run(db, {"id": table_id})
-                mark = cursor.fetchone()
-                cursor.close()
+                marks = self.direct.read(self.hot.mark, {"id": table_id})
+                mark = marks[0] if marks else None
                 if mark is not None and (mark[0], mark[1]) == (cached.step, cached.updated):
                     return cached
             row = (
