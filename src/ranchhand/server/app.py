@@ -129,6 +129,10 @@ SERVER_LIMITS: dict[str, tuple[type[int] | type[float], float, float]] = {
 def create_app(settings: Settings | None = None, notifier: Notifier | None = None) -> FastAPI:
     """The server's app for ``settings`` (its database is migrated on creation if asked)."""
     settings = settings or Settings()
+    # A stranger's table must not start minutes of CPU and gigabytes of memory: bots that
+    # solve on demand (Super Farmer's optimal, solver.solve.SOLVE_ENV) only read tables
+    # already made, in this process and the bot pool's workers it starts.
+    os.environ["RANCHHAND_SOLVE"] = "never"
     origins = allowed_origins(settings.allowed_origins, settings.public_url)
     engine = make_engine(settings.db)
     if settings.migrate:

@@ -115,3 +115,23 @@ def test_a_saved_policy_loads_equal(tmp_path: Path) -> None:
     assert again.options == {"fox": "leave-one"}
     assert (again.farms == solution.farms).all() and (again.move == solution.move).all()
     assert (again.value == solution.value).all() and again.trades == solution.trades
+
+
+def test_the_default_policy_ships_and_solving_on_demand_can_be_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server sets RANCHHAND_SOLVE=never: options with no table made play greedy's
+    exchanges instead of solving for minutes; the default rules' table comes with the
+    package, so it needs no cache at all."""
+    from ranchhand.games.super_farmer.optimal import OptimalBot
+    from ranchhand.games.super_farmer.solver import solve as solver
+
+    monkeypatch.setenv("RANCHHAND_CACHE", str(tmp_path))  # an empty cache
+    monkeypatch.setenv(solver.SOLVE_ENV, "never")
+    monkeypatch.setattr(solver, "_LOADED", {})
+    assert (solver.SHIPPED / solver.cache_path(None).name).exists()
+    assert solver.cached(None).lookup((0, 0, 0, 0, 0, 0, 0)) >= 0
+    with pytest.raises(solver.NotSolved):
+        solver.cached({"fox": "leave-one"})
+    bot = OptimalBot()
+    assert bot.policy({"fox": "leave-one"}) is None and bot.warned

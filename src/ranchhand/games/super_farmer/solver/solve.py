@@ -273,18 +273,35 @@ def cache_path(options: dict[str, str] | None) -> Path:
 
 _LOADED: dict[Path, Solution] = {}
 
+SHIPPED = Path(__file__).parent / "tables"
+"""Policies that come with the package (the default rules'), so nobody has to solve them."""
+
+SOLVE_ENV = "RANCHHAND_SOLVE"
+"""``never`` forbids solving on demand (the server sets it: a stranger's table must not
+start minutes of CPU and gigabytes of memory); then a missing policy is :class:`NotSolved`."""
+
+
+class NotSolved(LookupError):
+    """No policy for these options is shipped or cached, and solving on demand is off."""
+
 
 def cached(options: dict[str, str] | None) -> Solution:
-    """The solution of ``options``: loaded from the cache, or solved once and cached
-    (a message on stderr says so, since that takes a minute or two)."""
+    """The solution of ``options``: shipped with the package, else loaded from the cache,
+    else solved once and cached (a message on stderr says so, since that takes minutes),
+    unless ``$RANCHHAND_SOLVE`` is ``never`` (then :class:`NotSolved`)."""
     path = cache_path(options)
     if path in _LOADED:
         return _LOADED[path]
-    if path.exists():
+    shipped = SHIPPED / path.name
+    if shipped.exists():
+        solution = Solution.load(shipped)
+    elif path.exists():
         solution = Solution.load(path)
+    elif os.environ.get(SOLVE_ENV, "").strip().lower() == "never":
+        raise NotSolved(f"no solitaire policy for {path.name}; run: ranchhand solve super-farmer")
     else:
         print(
-            f"ranchhand: solving solitaire Super Farmer once (about a minute); "
+            f"ranchhand: solving solitaire Super Farmer once (a few CPU minutes, about 2 GB); "
             f"the policy is cached in {path}",
             file=sys.stderr,
         )
