@@ -161,9 +161,13 @@ class Live:
     bot_cpu: float = 0.0
     """CPU seconds its search bots have used so far (the ``tables.bot_cpu`` column)."""
     seen_only: bool = False
-    """Write log lines only for viewers who may ever read them: the spectator, people's
-    seats, and seats a person may take back (a bot seat with no token is never viewed).
-    The server's tables set it; a replay, which shows every seat, does not."""
+    """Write log lines only for viewers who may ever read them: people's seats and seats
+    a person may take back (a bot seat with no token is never viewed). The server's
+    tables set it; a replay, which shows every seat, does not."""
+    spectated: bool = True
+    """The spectator's lines are written (else they are blank until
+    :meth:`add_spectator_lines`: most tables are never watched, and a line is a
+    ``describe_for``, much of a move's cost)."""
     texts: dict[Hashable, str] = field(default_factory=dict)
     """Actions' texts already made (shared by forks: the same moves recur all game)."""
     logs: dict[int, tuple[int, list[str], str, int]] = field(default_factory=dict)
@@ -196,10 +200,30 @@ class Live:
             known = self.texts[action] = str(action)
         return known
 
+    def add_spectator_lines(self) -> None:
+        """Write the spectator's line of every move so far (replaying the log once), and
+        from now on with each move. Safe to repeat: each call writes them all anew."""
+        if self.spectated:
+            return
+        state = self.game.new_initial_state()
+        lines = []
+        for player, text in self.moves:
+            action = state.parse_action(text, player)
+            lines.append(f"{self.meta.label(player)}: {state.describe_for(None, action, player)}")
+            state.apply(action, player)
+        both = [*self.events, *self.pending]  # one entry a move, in order
+        entries = [(line, *entry[1:]) for line, entry in zip(lines, both, strict=True)]
+        released = len(self.events)
+        self.events, self.pending = entries[:released], entries[released:]
+        self.logs = {k: v for k, v in self.logs.items() if k != 0}
+        self.spectated = True
+
     def log_for(self, viewer: int | None) -> list[str]:
         """``viewer``'s log: its line of every released action, runs of the same line
         folded into one (``collapse``). Folded once: later calls fold only what was
         released since. The list returned is never changed afterwards."""
+        if viewer is None and not self.spectated:  # the server sees to it first: a safety net
+            self.add_spectator_lines()
         index = 0 if viewer is None else viewer + 1
         done, lines, last, count = self.logs.get(index, (0, [], "", 0))
         events = self.events
@@ -226,8 +250,11 @@ class Live:
         acting = set(state.acting_players())
         label = self.meta.label(player)
         seen = self.meta.viewers if self.seen_only else _every_viewer(self.meta.players)
+        spectated = self.spectated
         entry = tuple(
-            f"{label}: {state.describe_for(v, action, player)}" if shown else ""
+            f"{label}: {state.describe_for(v, action, player)}"
+            if shown and (v is not None or spectated)
+            else ""
             for v, shown in seen
         )
         state.apply(action, player)

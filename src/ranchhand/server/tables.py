@@ -66,6 +66,8 @@ MAX_NAME = 32
 CACHE_SIZE = 512
 """Tables whose state is kept in memory; others are rebuilt from their log when needed."""
 LOBBY_LIMIT = 100
+SPECTATED_KEPT = 100_000
+"""Watched tables remembered (a table forgotten is watched again by its next spectator)."""
 EXPIRED = "expired"
 """The status of a table the server closed after no change for too long."""
 EXPIRE_BATCH = 500
@@ -164,6 +166,8 @@ class TableService:
         self.hot = store.Hot(engine)
         self.direct = store.Direct(engine)
         self._cache: OrderedDict[str, Live] = OrderedDict()
+        self._spectated: OrderedDict[str, bool] = OrderedDict()
+        """Tables someone watched (their spectator's lines are written)."""
         self._lock = threading.Lock()
         self._client_secret: bytes | None = None
 
@@ -235,7 +239,9 @@ class TableService:
             created=now,
             open=tuple(s in free for s in range(len(kinds))),
         )
-        live = Live(meta, loaded, loaded.new_initial_state(), updated=now, seen_only=True)
+        live = Live(
+            meta, loaded, loaded.new_initial_state(), updated=now, seen_only=True, spectated=False
+        )
         live.settle(bots=meta.bot_delay == 0, budget=self.inline)
         row = {"creator": creator} if creator is not None else {}
         if creator is not None and max_open is not None:
@@ -298,8 +304,27 @@ class TableService:
         return self._load(table_id, cached)
 
     def view_seat(self, table_id: str, token: str | None) -> tuple[Live, int | None]:
+        """The table now and the seat ``token`` opens (None: a spectator, from whom on
+        the table's spectator lines are written, see :meth:`watched`)."""
         live = self.current(table_id)
-        return live, live.meta.seat_of(token)
+        seat = live.meta.seat_of(token)
+        if seat is None and not live.spectated:
+            live = self.watched(live)
+        return live, seat
+
+    def watched(self, live: Live) -> Live:
+        """``live`` with its spectator's lines, written from now on for this table."""
+        with self._lock:
+            self._spectated[live.meta.id] = True
+            self._spectated.move_to_end(live.meta.id)
+            while len(self._spectated) > SPECTATED_KEPT:
+                self._spectated.popitem(last=False)
+        if live.spectated:
+            return live
+        seen = live.fork()
+        seen.add_spectator_lines()
+        self._remember(seen)
+        return seen
 
     def lobby(
         self, status: str | None = None, limit: int = LOBBY_LIMIT, *, free_only: bool = False
@@ -948,7 +973,8 @@ class TableService:
             return live
         if cached is None:
             game = _load_game(meta.game, meta.players, meta.options)
-            live = Live(meta, game, game.new_initial_state(), seen_only=True)
+            spectated = table_id in self._spectated
+            live = Live(meta, game, game.new_initial_state(), seen_only=True, spectated=spectated)
         else:
             live = cached.fork()
             live.meta = meta
@@ -970,6 +996,8 @@ class TableService:
             return live
 
     def _remember(self, live: Live) -> None:
+        if not live.spectated and live.meta.id in self._spectated:
+            live.add_spectator_lines()  # made before someone began to watch
         with self._lock:
             known = self._cache.get(live.meta.id)
             if known is not None and known.step > live.step:
