@@ -79,19 +79,6 @@ def deep_size(root: object, skip: set[int] | None = None) -> int:
 _NOT_DATA = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
 
 
-def reachable(*roots: object) -> set[int]:
-    """The ids of every object ``roots`` reach (kept alive by them while they live)."""
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, _NOT_DATA):
-            continue
-        seen.add(id(obj))
-        stack.extend(gc.get_referents(obj))
-    return seen
-
-
 class Replayed:
     """One record, checked as far as asked: its log so far and a state every
     :data:`CHECKPOINT_EVERY` steps. Not thread-safe by itself: hold :attr:`lock`."""
@@ -149,7 +136,6 @@ class Replayed:
             return
         if self.failure is not None and to > self.failure[0]:
             raise BadRequest(self.failure[1])
-        shared = reachable(self.game, self.checkpoints[0])
         while self.checked < to:
             index = self.checked
             if index % _CHECK_CLOCK == 0 and time.thread_time() - started > budget:
@@ -175,7 +161,10 @@ class Replayed:
             if self.checked % CHECKPOINT_EVERY == 0:
                 kept = live.state.clone()
                 self.checkpoints.append(kept)
-                self.size += deep_size(kept, shared)
+                # The state's own data, as its JSON holds it: walking the live objects
+                # would reach the process's shared memos (a game's tables, the rules'
+                # caches), whose size depends on everything else this process played.
+                self.size += deep_size(kept.to_json())
         if self.checked == self.total:
             self.cursor = self.record = None
             self.size -= self._record_bytes
