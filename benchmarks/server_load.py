@@ -5,8 +5,9 @@ with no delay: it sends a random legal action, waits for the view of the next
 step, and records the time from sending to that view arriving. Bots answer
 inside the same transaction, so each round trip is: parse, check and commit the
 move and the bots' replies, notify, rebuild the seat's view, send it. A finished
-game is replaced by a new table. Moves per second and the p50/p99 latency are
-printed for each database, as a table::
+game is replaced by a new table. Moves per second, the p50/p99 latency and the
+server's CPU milliseconds per (scripted) move, bots' replies included, are printed
+for each database, as a table::
 
     .venv/bin/python benchmarks/server_load.py                   # SQLite and PostgreSQL
     .venv/bin/python benchmarks/server_load.py --db sqlite --tables 50 --seconds 10
@@ -165,6 +166,9 @@ class Result:
     def row(self) -> list[str]:
         lat = sorted(self.stats.latencies)
         server = "-" if self.server_cpu is None else f"{self.server_cpu:.0%}"
+        per_move = "-"  # server CPU a move: robust to a busy machine, unlike moves/s
+        if self.server_cpu is not None and lat:
+            per_move = f"{self.server_cpu * self.seconds / len(lat) * 1000:.2f}"
         return [
             self.label,
             str(self.tables),
@@ -177,6 +181,7 @@ class Result:
             str(self.stats.games),
             str(len(self.stats.errors) + self.stats.stalls),
             server,
+            per_move,
             f"{self.client_cpu:.0%}",
         ]
 
@@ -200,6 +205,7 @@ HEADER = [
     "games",
     "errors",
     "server CPU",
+    "CPU ms/move",
     "client CPU",
 ]
 
