@@ -933,12 +933,11 @@ class TableService:
         """Bring ``cached`` (or a fresh replay) up to the database's last step."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
             raise NoSuchTable("no such table")
+        if cached is not None:  # the usual case: one small query says nothing changed
+            marks = self.direct.read(self.hot.mark, {"id": table_id})
+            if marks and (marks[0][0], marks[0][1]) == (cached.step, cached.updated):
+                return cached
         with self.engine.connect() as db:
-            if cached is not None:  # the usual case: one small query says nothing changed
-                marks = self.direct.read(self.hot.mark, {"id": table_id})
-                mark = marks[0] if marks else None
-                if mark is not None and (mark[0], mark[1]) == (cached.step, cached.updated):
-                    return cached
             row = (
                 db.execute(select(store.tables).where(store.tables.c.id == table_id))
                 .mappings()
