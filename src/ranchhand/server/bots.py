@@ -15,7 +15,9 @@ move's time plus the clock), then
 
 Every commit first checks the table is still as it was when the work began. Times come
 from the database, so a restarted server resumes every clock where it was; with several
-processes each may try the same cheap move, and the database keeps one.
+processes each may try the same cheap move, and the database keeps one. Every change to
+any table pokes it in every process: the tables poked since the last look are read
+together (one thread hop and one query for up to 64), most often to learn "nothing".
 
 Bounds: a table's search bots may use ``cpu_limit`` CPU seconds in all; past that they
 (and a searching clock bot) become the game's cheap bot for the rest of the game, in the
@@ -146,6 +148,7 @@ class BotRunner:
         driver = self._drivers.pop(table_id, None)
         if driver is not None and driver.task is not None:
             driver.task.cancel()
+        self._stale.discard(table_id)
         self.pool.cancel(table_id)
 
     async def resume(self) -> int:
