@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -29,8 +30,10 @@ def test_make_play_starts_the_readme_table() -> None:
 
     def dry(target: str) -> str:
         return subprocess.run(
-            [make, "-n", "-W", "pyproject.toml", target],
+            [make, "--no-print-directory", "-n", "-W", "pyproject.toml", target],
             cwd=README.parent,
+            # under `make test` the outer make's flags would reach this one
+            env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")},
             capture_output=True,
             text=True,
             check=True,
