@@ -49,7 +49,9 @@ def test_join_a_free_seat_from_the_lobby_and_move(
         lobby.keyboard.press("Enter")  # keyboard reachable: a real button
         name = row.locator("form.join-form input")
         name.wait_for()
-        assert lobby.evaluate("document.activeElement.tagName") == "INPUT"
+        from playwright.sync_api import expect
+
+        expect(name).to_be_focused()  # waits: the form may be drawn a frame later
         lobby.keyboard.type("Bo")
         lobby.keyboard.press("Enter")
         lobby.wait_for_url(f"**/tables/{table}#token=*")
