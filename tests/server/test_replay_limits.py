@@ -6,7 +6,10 @@ few threads while the server answers others."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -53,6 +56,32 @@ def random_record(game_id: str, steps: int, seed: int, *, endless: bool = False)
     if state.is_terminal():
         record.finish(state)
     return record
+
+
+FRESH = "RANCHHAND_FRESH_PROCESS"
+
+
+def fresh_process(test: Any) -> Any:
+    """Run ``test`` in a fresh interpreter: it measures one process's CPU and memory, which
+    in a long test session also pay for what earlier tests left (a heap that garbage
+    collection walks, memos that grew), whatever the code under test does."""
+    if os.environ.get(FRESH) == test.__name__:
+        return test
+
+    def in_a_fresh_process() -> None:
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+             f"{__file__}::{test.__name__}"],
+            env={**os.environ, FRESH: test.__name__},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+    in_a_fresh_process.__name__ = test.__name__
+    in_a_fresh_process.__doc__ = test.__doc__
+    return in_a_fresh_process
 
 
 @pytest.fixture(scope="module")
@@ -114,6 +143,7 @@ def test_a_step_that_breaks_the_rules_is_named_and_steps_before_it_still_show(
         cache.view(data, 501, None)
 
 
+@fresh_process
 def test_each_request_spends_at_most_its_cpu_budget_and_progress_is_kept(
     long_rancho: Record,
 ) -> None:
@@ -136,6 +166,7 @@ def test_each_request_spends_at_most_its_cpu_budget_and_progress_is_kept(
     assert done == sorted(done) and done[-1] < total  # each request went further
 
 
+@fresh_process
 def test_checkpoints_not_states_per_step_and_the_cache_is_bounded_in_bytes(
     long_rancho: Record,
 ) -> None:
