@@ -247,7 +247,7 @@ class Live:
         """Apply one move, logging it as each viewer may see it."""
         state = self.state
         before = state.current_player()
-        acting = set(state.acting_players())
+        acting = set(state.acting_players()) if before == SIMULTANEOUS else set()
         label = self.meta.label(player)
         seen = self.meta.viewers if self.seen_only else _every_viewer(self.meta.players)
         spectated = self.spectated
@@ -318,7 +318,9 @@ class Live:
             if self.state.is_terminal():
                 return
             if budget is not None and (
-                done >= budget.steps or time.thread_time() - started > budget.cpu
+                done >= budget.steps
+                # the clock every 8 moves: reading a thread's CPU time is a system call
+                or (done % 8 == 7 and time.thread_time() - started > budget.cpu)
             ):
                 return
             if self.state.current_player() == CHANCE:
