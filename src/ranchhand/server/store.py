@@ -299,8 +299,16 @@ class Direct:
             held.close()
 
     def close(self) -> None:
+        """Let go of every thread's connection (the engine is disposed).
+
+        An SQLite connection is never closed from here: another thread may be inside a
+        statement on it (a bot runner's read while the server stops), and closing it
+        under that thread crashes the process (seen: a segmentation fault). It closes
+        when its thread's local storage goes, as the thread ends."""
         with self._lock:
             held, self._held = self._held, set()
+        if not self.postgres:
+            return
         for fairy in held:
             with contextlib.suppress(Exception):
                 fairy.close()
