@@ -1034,6 +1034,11 @@ def _check_move(live: Live, token: str, text: str, step: int | None) -> tuple[in
     if seat not in acting:
         waiting = ", ".join(live.meta.label(p) for p in acting) or "nobody"
         raise Conflict(f"it is not your turn; waiting for {waiting}")
+    # The text of an action the seat's view listed is that action (a move's log line is
+    # its text, read back by parsing it): found without parsing, most moves.
+    for action in live.state.legal_actions(seat):
+        if live.text(action) == text:
+            return seat, action
     try:
         return seat, live.state.parse_action(text, seat)
     except ActionError as error:
