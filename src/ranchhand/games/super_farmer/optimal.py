@@ -73,5 +73,4 @@ class OptimalBot(GreedyBot):
             trade = solution.trades[move]
             if trade in trades:
                 return trade
-        choice = self.choose(mine, trades, state.game.values)
-        return choice if choice is not None else Roll()
+        return super().act(observation, legal_actions, rng)
