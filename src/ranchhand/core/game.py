@@ -457,6 +457,23 @@ class State(ABC):
             return str(action)
         return "(a hidden chance outcome)"
 
+    def describe_words(
+        self, viewer: int | None, action: Hashable, player: int, names: Sequence[str]
+    ) -> str:
+        """``action`` (about to be applied by ``player``) told in plain words to ``viewer``.
+
+        Where :meth:`describe_for` speaks the notation a player types ("pick 1:1
+        wyvern"), this is the sentence a table log shows ("Ann picks the Wyvern in
+        row 1"): whole sentences, players by name (``names[seat]``; the viewer's own
+        seat is "you"), nothing the viewer could not see, exactly as ``describe_for``
+        hides it. Games override it; this fallback names the player before the notation.
+        """
+        who = "chance" if player == CHANCE else names[player]
+        if player == viewer:
+            who = "you"
+        text = self.describe_for(viewer, action, player)
+        return f"{who[:1].upper()}{who[1:]}: {text}"
+
     def details(self) -> dict[str, Any]:
         """Game-specific facts of a finished game for simulation reports."""
         return {}
