@@ -230,11 +230,12 @@ def test_idle_tables_expire(sqlite_url: str) -> None:
         table, token = created["id"], tokens_of(created)[0]
         first = client.get(f"/api/tables/{table}", headers=auth(token)).json()
         assert first["status"] == "playing" and first["legal_actions"]
-        wait_for(
-            lambda: client.get(f"/api/tables/{table}").json()["status"] == "expired",
-            10,
-            "the table expiring",
-        )
+        with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
+            assert socket.receive_json()["status"] == "playing"
+            # The open socket is told of the closing: same step, a new version all the same.
+            told = socket.receive_json()
+            assert told["status"] == "expired" and told["step"] == first["step"]
+            assert told["legal_actions"] == [] and told["to_act"] == []
         view = client.get(f"/api/tables/{table}", headers=auth(token)).json()
         assert view["status"] == "expired"
         assert view["legal_actions"] == [] and view["to_act"] == []

@@ -189,8 +189,9 @@ class Connection:
         self.address = address
         self.mailbox = Mailbox()
         self.sent: tuple[Any, ...] = (-1, ())
-        """The version (step, seat kinds, names, open seats) of the last view sent, so
-        none is sent twice and views only move forward."""
+        """The version (step, seat kinds, names, open seats, closed) of the last view
+        sent, so none is sent twice and views only move forward (a table that expires
+        keeps its step: its closing is a new version all the same)."""
         self.too_slow = False
 
     def offer(self, live: Live) -> None:
@@ -206,7 +207,7 @@ class Connection:
         if frame.live is None:
             return json.dumps({"error": frame.error})
         live = frame.live
-        version = (live.step, live.meta.kinds, live.meta.names, live.meta.open)
+        version = (live.step, live.meta.kinds, live.meta.names, live.meta.open, live.expired)
         if version == self.sent or live.step < self.sent[0]:
             return None
         self.sent = version

@@ -278,7 +278,9 @@ function drawTurn(view) {
   let text;
   const asking = view.observation && typeof view.observation.asking === "string" ? view.observation.asking : "";
   if (view.status === "finished") text = `Game over: ${outcomeWords(view)}.`;
-  else if (view.legal_actions.length) {
+  else if (view.status === "expired") {
+    text = "This table was closed: nobody moved for too long. Nothing more can be played here.";
+  } else if (view.legal_actions.length) {
     text = `Your turn${asking ? ": " + asking : ""}.`;
     if (!asking) text += ` Choose one of ${view.legal_actions.length} moves.`;
   } else if (!view.to_act.length) text = "The dice and cards are being dealt…";
