@@ -412,6 +412,9 @@ class TableService:
             seats=list(meta.created_seats),
             seed=meta.seed,
             steps=[Step(p, a) for p, a in live.moves],
+            # The names the seats showed ("Ann"), so a replay tells who played; none
+            # when every seat went by its kind, as a record made without names.
+            names=[] if meta.names == meta.created_seats else list(meta.names),
         )
         record.finish(live.state)
         return record

@@ -100,7 +100,7 @@ class Replayed:
             options=dict(record.options),
             created_seats=kinds,
             kinds=kinds,
-            names=kinds,
+            names=tuple(record.names) or kinds,
             hashes=(None,) * record.players,
             seed=0,
             bot_delay=0.0,

@@ -1,6 +1,8 @@
 // The replay viewer: a record's table at any step, as any seat saw it or all of them.
 // Views are computed by the server (POST /api/replays) with the engine; this page only
-// draws them, with the game's own module (read-only: no actions).
+// draws them, with the game's own module (read-only: no actions). It opens at step 0
+// (or the URL's #step=N, kept in the URL as one moves) and plays the steps by itself
+// at a chosen speed (remembered in this browser); see docs/web.md.
 
 import { el, getJSON, outcomeWords, patternDefs, seatBadge, seatOf, svg } from "/static/common.js";
 
@@ -9,6 +11,13 @@ let record = null;
 let module = {};
 let catalog = {};
 let asked = 0;
+let tableShown = null;      // the open table's id (null: a record from a file)
+let playing = false;        // autoplay is on
+let playTimer = null;       // the next autoplay step, once the current one is drawn
+
+const SPEEDS = ["0.5", "1", "2", "4"];
+const SPEED_KEY = "ranchhand.replay.speed";
+const STEP_MS = 1000;       // one step a second at 1x
 
 async function openRecord(data, tableId) {
   $("error").textContent = "";
@@ -20,8 +29,10 @@ async function openRecord(data, tableId) {
   if (!first) return;
   if (!tableId && !Object.keys(catalog).length) catalog = first.catalog || {};
   const steps = first.replay.steps;
+  tableShown = tableId;
+  stop();
   $("step").max = steps;
-  $("step").value = steps;
+  $("step").value = String(Math.min(steps, stepFromHash()));
   const seat = $("seat");
   seat.replaceChildren(
     el("option", { value: "all" }, "everything (every seat, every action)"),
@@ -69,9 +80,77 @@ async function show() {
   const choice = $("seat").value;
   const seat = choice === "all" ? "all" : choice === "none" ? null : Number(choice);
   const ticket = ++asked;
+  keepInURL(step);
   const view = await fetchView(step, seat, false, () => ticket === asked);
-  if (!view || ticket !== asked) return;
+  if (ticket !== asked) return;
+  if (!view) {
+    stop(); // the error line says why; autoplay does not go on past it
+    return;
+  }
   draw(view, step);
+  if (playing) schedule();
+}
+
+// ---------------------------------------------------------------- the URL
+
+/** The step the URL asks for (#step=N), else 0: a replay opens at its start. */
+function stepFromHash() {
+  const wanted = Number(new URLSearchParams(location.hash.slice(1)).get("step"));
+  return Number.isInteger(wanted) && wanted > 0 ? wanted : 0;
+}
+
+/** #table=ID&step=N (or #step=N for a file), replaced in place: moving adds no history. */
+function keepInURL(step) {
+  const hash = new URLSearchParams();
+  if (tableShown) hash.set("table", tableShown);
+  hash.set("step", String(step));
+  history.replaceState(null, "", `#${hash}`);
+}
+
+// ---------------------------------------------------------------- autoplay
+
+function speed() {
+  return Number($("speed").value) || 1;
+}
+
+function play() {
+  if (!record) return;
+  const slider = $("step");
+  if (Number(slider.value) >= Number(slider.max)) slider.value = "0"; // from the start again
+  playing = true;
+  drawPlaying();
+  show();
+}
+
+/** Pause (also at the end, and when the reader moves by hand). */
+function stop() {
+  playing = false;
+  clearTimeout(playTimer);
+  playTimer = null;
+  drawPlaying();
+}
+
+/** The next step, a step's time after the current one was drawn (a slow answer never
+ * makes steps pile up); stops at the last step. */
+function schedule() {
+  clearTimeout(playTimer);
+  const slider = $("step");
+  if (Number(slider.value) >= Number(slider.max)) {
+    stop();
+    return;
+  }
+  playTimer = setTimeout(() => {
+    if (!playing) return;
+    slider.value = String(Number(slider.value) + 1);
+    show();
+  }, STEP_MS / speed());
+}
+
+function drawPlaying() {
+  const button = $("play");
+  button.dataset.playing = String(playing);
+  button.setAttribute("aria-label", playing ? "Pause" : "Play");
+  button.setAttribute("aria-pressed", String(playing));
 }
 
 function board(view) {
@@ -119,6 +198,7 @@ function draw(view, step) {
 }
 
 function move(delta) {
+  stop();
   const slider = $("step");
   slider.value = String(Math.min(Number(slider.max), Math.max(0, Number(slider.value) + delta)));
   show();
@@ -134,7 +214,35 @@ async function openTable(id) {
 }
 
 document.body.prepend(patternDefs());
-$("step").addEventListener("input", show);
+$("step").addEventListener("input", () => {
+  stop();
+  show();
+});
+$("play").addEventListener("click", () => (playing ? stop() : play()));
+const remembered = localStorage.getItem(SPEED_KEY);
+if (SPEEDS.includes(remembered)) $("speed").value = remembered;
+$("speed").addEventListener("change", () => {
+  localStorage.setItem(SPEED_KEY, $("speed").value);
+  if (playing) schedule();
+});
+// Keys: space plays or pauses, the arrows step, Home and End jump. Typing in a field
+// and keys a control handles itself (the slider's arrows, a button's space) are left alone.
+document.addEventListener("keydown", (event) => {
+  if (!record || $("viewer").hidden || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target instanceof HTMLElement ? event.target : null;
+  if (target && target.closest("input, select, textarea, [contenteditable]")) return;
+  if (target && target.closest("button, a") && (event.key === " " || event.key === "Enter")) return;
+  const keys = {
+    " ": () => (playing ? stop() : play()),
+    ArrowLeft: () => move(-1),
+    ArrowRight: () => move(1),
+    Home: () => move(-1e9),
+    End: () => move(1e9),
+  };
+  if (!keys[event.key]) return;
+  event.preventDefault();
+  keys[event.key]();
+});
 $("seat").addEventListener("change", show);
 $("first").addEventListener("click", () => move(-1e9));
 $("back").addEventListener("click", () => move(-1));
@@ -162,7 +270,21 @@ $("record-file").addEventListener("change", async () => {
     $("error").textContent = "That file is not JSON.";
     return;
   }
+  history.replaceState(null, "", location.pathname);
   openRecord(data, null);
+});
+// A step typed into the URL (#step=N) is gone to; the page's own moves replace the
+// URL without this event.
+window.addEventListener("hashchange", () => {
+  if (!record) return;
+  const table = new URLSearchParams(location.hash.slice(1)).get("table");
+  if (table && table !== tableShown) {
+    openTable(table);
+    return;
+  }
+  stop();
+  $("step").value = String(Math.min(Number($("step").max), stepFromHash()));
+  show();
 });
 const fromHash = new URLSearchParams(location.hash.slice(1)).get("table");
 if (fromHash) {
