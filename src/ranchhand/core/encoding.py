@@ -169,11 +169,12 @@ class Encoding(ABC):
         """(name, length) for each consecutive slice of the flattened tensor, for docs."""
         return [("observation", int(np.prod(self.observation_shape)))]
 
-    def observation_bounds(self) -> tuple[float, float]:
+    def observation_bounds(self) -> tuple[float | np.ndarray, float | np.ndarray]:
         """The least and the greatest value any entry of any tensor can take, by
-        construction (not as measured): the adapters' observation Box. The base claims
-        none (``-inf``, ``inf``); an encoding whose every entry is a share, a flag or a
-        capped count says so."""
+        construction (not as measured): the adapters' observation Box. Either one
+        number each for every entry, or an array each of the tensor's shape (entry by
+        entry). The base claims none (``-inf``, ``inf``); an encoding whose every entry
+        is a share, a flag or a capped count says so."""
         return (-np.inf, np.inf)
 
     # ---------------------------------------------------------------- helpers

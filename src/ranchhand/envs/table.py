@@ -167,12 +167,22 @@ class Table:
         """The Box one player's tensor lies in: the encoding's bounds by construction
         (``Encoding.observation_bounds``; unbounded where a game claims none)."""
         low, high = self.encoding.observation_bounds()
-        return spaces.Box(low, high, self.encoding.observation_shape, dtype=np.float32)
+        shape = self.encoding.observation_shape
+        if isinstance(low, np.ndarray) or isinstance(high, np.ndarray):  # entry by entry
+            low, high = np.broadcast_to(low, shape), np.broadcast_to(high, shape)
+            return spaces.Box(low.copy(), high.copy(), dtype=np.float32)
+        return spaces.Box(low, high, shape, dtype=np.float32)
 
     def state_space(self) -> spaces.Box:
         """The Box :meth:`state_tensor` lies in (PettingZoo's ``state_space``)."""
-        size = self.game.players * int(np.prod(self.encoding.observation_shape))
+        players = self.game.players
+        size = players * int(np.prod(self.encoding.observation_shape))
         low, high = self.encoding.observation_bounds()
+        if isinstance(low, np.ndarray) or isinstance(high, np.ndarray):  # entry by entry
+            shape = self.encoding.observation_shape
+            low = np.tile(np.broadcast_to(low, shape).reshape(-1), players)
+            high = np.tile(np.broadcast_to(high, shape).reshape(-1), players)
+            return spaces.Box(low, high, dtype=np.float32)
         return spaces.Box(low, high, (size,), dtype=np.float32)
 
     def mask(self, player: int) -> np.ndarray:

@@ -189,6 +189,10 @@ class GloryEncoding(Encoding):
     def observation_tensor(self, observation: Observation, player: int) -> np.ndarray:
         return self.tensor.build(cast("GloryObservation", observation), player)
 
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each entry's bounds by construction (``GloryTensor.bounds``)."""
+        return self.tensor.low, self.tensor.high
+
     def observation_layout(self) -> list[tuple[str, int]]:
         return list(self.tensor.layout)
 

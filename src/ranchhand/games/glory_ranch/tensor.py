@@ -16,6 +16,13 @@ kind of step and seat (at the deal these are draws, in a fixed order).
 Left out: the log's text (its facts are in the tensor or in the past) and the
 ``asking`` sentence (it follows from the top step). Totals, Glory and points are
 divided by the target, counts by :data:`COUNT_SCALE`, so entries stay near 0..1.
+
+Every entry has a bound by construction (:meth:`GloryTensor.bounds`, the adapters'
+observation Box): flags and one-hots lie in 0..1, copies of a card kind in 0..the
+copies the deck holds, sizes in 0..the box. What the rules leave unbounded (rounds,
+turns, totals, a long stack of steps) is clipped at a cap far beyond play: totals
+and round points at :data:`POINTS_CAP` targets either way (measured over random games:
+-0.67..3.35), counters at :data:`COUNTER_CAP` of their scale.
 """
 
 from __future__ import annotations
@@ -43,6 +50,11 @@ STEP_KINDS = (
     *("trade", "play", "place", "pick", "target", "rps"),
 )
 """Every kind of pending step (``state.py``)."""
+POINTS_CAP = 10.0
+"""Totals and a round's Glory, bonus, penalty and points lie in -10..10 targets (clipped)."""
+COUNTER_CAP = 10.0
+"""Rounds, turns, lost turns, hand sizes and pending steps, once scaled, are clipped here
+(rounds / 10 at 100 rounds, turns / 100 at 1,000 turns)."""
 WITH_SECOND_SEAT = frozenset({"do", "steal", "give", "pass", "trade", "target", "rps"})
 WITH_EFFECT = frozenset({"do", "target", "rps"})
 PICKS = ("banish", "return", "protect")
@@ -111,6 +123,44 @@ class GloryTensor:
         self.size = sum(length for _name, length in self.layout)
         self._blank = array("f", bytes(4 * self.size))
         """All zeros: each tensor is written into a copy of it (see :class:`_Writer`)."""
+        self.low, self.high = self.bounds()
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The least and the greatest value of each entry, by construction (the layout's
+        blocks in order; :meth:`build` clips the few unbounded counts to them)."""
+        n, kinds = self.players, self.kinds
+        copies = np.array(self.game.deck.copies, dtype=np.float32)
+        in_ranch = np.minimum(copies, RANCH_LIMIT)
+        flag, points, counter = (0.0, 1.0), (-POINTS_CAP, POINTS_CAP), (0.0, COUNTER_CAP)
+        sizes = (0.0, min(COUNTER_CAP, self.box / COUNT_SCALE))
+        blocks: list[tuple[int, tuple[Any, Any]]] = [
+            (n, flag),
+            (1, counter),
+            (1, (0.0, 5.0)),  # the target option is at most 500
+            (n, points),
+            (2 * n + 1 + 2, flag),
+            (kinds, (0.0, copies)),
+            (n, sizes),
+            (n * RANCH_LIMIT * (kinds + 1) + n + 4, flag),
+            (kinds, (0.0, copies)),
+            (n, sizes),
+            (kinds, (0.0, copies)),
+            (n, flag),
+            (1, flag),
+            (1, counter),
+            (4 * n, points),
+            (n, flag),
+            (n * kinds, (0.0, np.tile(in_ranch, n))),
+            (3, counter),
+            (3 + RANCH_LIMIT + 1, flag),
+            (1, counter),
+            (STEPS_SHOWN * self.step_size, flag),
+            (len(STEP_KINDS) * n, counter),
+        ]
+        low = np.concatenate([np.broadcast_to(np.float32(lo), (k,)) for k, (lo, _) in blocks])
+        high = np.concatenate([np.broadcast_to(np.float32(hi), (k,)) for k, (_, hi) in blocks])
+        assert low.size == self.size, (low.size, self.size)
+        return low.astype(np.float32), high.astype(np.float32)
 
     def build(self, observation: GloryObservation, player: int) -> np.ndarray:
         """``player``'s tensor from ``observation`` (what that player sees, nothing else)."""
@@ -144,7 +194,8 @@ class GloryTensor:
         writer.one_hot(RANCH_LIMIT + 1, turn["played_slot"])
         self._pending(writer, observation.pending)
         assert writer.at == self.size
-        return np.frombuffer(out, dtype=np.float32)
+        tensor = np.frombuffer(out, dtype=np.float32)
+        return np.clip(tensor, self.low, self.high, out=tensor)
 
     def _ranches(self, writer: _Writer, observation: GloryObservation) -> None:
         n, width = self.players, self.kinds + 1

@@ -14,6 +14,11 @@ dot value (their order is not kept; scoring never reads it). Counts are scaled
 by what the box holds for the player count, so every entry lies in 0..1 except
 the scores (points / 100, a high score is about 100), the turn (turns / 100) and
 the face-up counts (copies of a kind: 0 or 1 in the standard deck).
+
+Every entry has a bound by construction (:meth:`RocketTensor.bounds`, the adapters'
+observation Box): the face-up counts lie in 0..the copies of the kinds they count, the
+turn in 0..:data:`TURN_CAP` and scores in -:data:`SCORE_CAP`..:data:`SCORE_CAP`
+(clipped there; Space Cats make scores negative: -0.05 was the least measured).
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ if TYPE_CHECKING:
 
 SCALE = 100.0
 """Scores and turns are divided by this to keep them near 0..1."""
+TURN_CAP = 10.0
+"""Turns / 100 are clipped at 10 (a game ends when the deck runs out, long before)."""
+SCORE_CAP = 10.0
+"""Scores / 100 are clipped to -10..10 (1,000 points either way)."""
 CACHED_CORRALS = 100_000
 """Distinct corrals whose entries and points are kept (a game meets a few hundred)."""
 
@@ -111,6 +120,30 @@ class RocketTensor:
         """All zeros: each tensor is written into a copy of it, then viewed as numpy (its
         elements and slices cost several times less to set than a numpy array's)."""
         self._options = game.options
+        self.low, self.high = self.bounds(wildlife)
+
+    def bounds(self, wildlife: list[int] | tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """The least and the greatest value of each entry, by construction: 0..1 but the
+        turn, the scores and the face-up counts (:meth:`build` clips the first two).
+        ``wildlife`` is the copies of each card kind in this player count's deck."""
+        low = np.zeros(self.size, dtype=np.float32)
+        high = np.ones(self.size, dtype=np.float32)
+        tables, n = self.tables, self.players
+        high[2 * n + 1 + len(PHASES) + 1] = TURN_CAP
+        dots = len(self.dot_values)
+        biomes = len(tables.deck.biomes)
+        face_up = np.zeros(biomes * dots, dtype=np.float32)
+        for kind, copies in enumerate(wildlife):  # a corral's face-up cards: one species
+            cell = tables.biome[kind] * dots + self.dot_values.index(tables.dots[kind])
+            face_up[cell] = max(face_up[cell], copies)
+        counts_at = 2 + self.card + len(tables.deck.species)
+        for offset in range(n):
+            base = self._seats_at + offset * self.seat_size
+            low[base + 2], high[base + 2] = -SCORE_CAP, SCORE_CAP
+            for corral in range(self.corrals):
+                at = base + 4 + self.beams + corral * self.corral_size + counts_at
+                high[at : at + biomes * dots] = face_up
+        return low, high
 
     def _cell_rows(self) -> np.ndarray:
         """Each display cell's entries: row k for card kind k, then Space Cat, then empty.
@@ -157,7 +190,8 @@ class RocketTensor:
             seat = (player + offset) % n
             base = self._seats_at + offset * self.seat_size
             self._seat(out, base, observation, seat, cats[seat])
-        return np.frombuffer(out, dtype=np.float32)
+        tensor = np.frombuffer(out, dtype=np.float32)
+        return np.clip(tensor, self.low, self.high, out=tensor)
 
     def _seat(
         self, out: array[float], base: int, observation: RocketObservation, seat: int, score: int
