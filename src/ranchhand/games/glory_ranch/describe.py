@@ -31,11 +31,15 @@ if TYPE_CHECKING:
 Move = tuple[Any, ...]
 """What happened, for the log: ``(kind, public text, details...)``.
 
-Kinds: ``note`` (a public line), ``play``/``discard`` ``(seat, card)``, ``give``
-``(giver, receiver, card)``, ``pass`` ``(passer, receiver, card)``, ``steal``
-``(thief, robbed, card)``, ``trade`` ``(a, b, a's hand, b's hand)`` (hands as
-counts, before the trade) and ``round`` ``(line,)``: the round's end as
-:func:`round_line` tells it.
+Kinds: ``play``/``discard`` ``(seat, card)``, ``give`` ``(giver, receiver, card)``,
+``pass`` ``(passer, receiver, card)``, ``steal`` ``(thief, robbed, card)``, ``trade``
+``(a, b, a's hand, b's hand)`` (hands as counts, before the trade), ``round`` ``(line,
+number, points, totals, winners)`` (the line as :func:`round_line` tells it; winners
+empty until the game is won), and the public events: ``shuffle`` ``()``, ``reverse``
+``(direction now)``, ``skip`` ``(the seat that loses its turn)``, ``challenge`` ``(a,
+b)``, ``contest`` ``(a, b, a's sign, b's sign, winner)``, ``tie`` ``(a, b, sign, ties,
+void)`` and ``protect``/``banish``/``return`` ``(actor, seat, card)``. The details are
+what the log in words (words.py) tells; this module reads the public text of most.
 """
 
 
@@ -103,15 +107,22 @@ def _head(
 
 def _moves(state: GloryState, action: Hashable, player: int) -> list[Move]:
     """What applying ``action`` does, up to the next decision (nothing if it is not legal)."""
+    twin = played(state, action, player)
+    return [] if twin is None or twin.moves is None else twin.moves
+
+
+def played(state: GloryState, action: Hashable, player: int) -> GloryState | None:
+    """A copy of ``state`` with ``action`` applied, its :attr:`~GloryState.moves` recording
+    what it did; None if the action is not legal (or the game is over)."""
     if state.is_terminal():
-        return []
+        return None
     twin = state.clone()
     twin.moves = []
     try:
         twin.apply(action, player)
     except ActionError:
-        return []
-    return twin.moves
+        return None
+    return twin
 
 
 def tell(state: GloryState, viewer: int | None, move: Move) -> str:

@@ -37,6 +37,7 @@ from ranchhand.games.glory_ranch.game import HAND_SIZE, RANCH_LIMIT, GloryRanch
 from ranchhand.games.glory_ranch.notation import parse_action
 from ranchhand.games.glory_ranch.observation import GloryObservation
 from ranchhand.games.glory_ranch.scoring import add_round, round_breakdown
+from ranchhand.games.glory_ranch.words import words
 
 Step = tuple[Any, ...]
 DECISIONS = frozenset({"discard", "give", "pass", "play", "target", "place", "pick"})
@@ -243,7 +244,7 @@ class GloryState(State):
                     return
                 if any(self.discard):
                     self.deck, self.discard = self.discard, [0] * self.game.kinds
-                    self._note("the discard pile is shuffled into the deck")
+                    self._note("the discard pile is shuffled into the deck", "shuffle")
                     return
                 self.exhausted = True
                 stack.pop()
@@ -316,7 +317,16 @@ class GloryState(State):
                     leaders, tuple(float(t) for t in self.totals), "target reached"
                 )
         scores = ", ".join(f"P{p} {x:+d}" for p, x in enumerate(points))
-        self._note(f"round {self.round} ends: {scores}", "round", round_line(self, self.round))
+        winners = self.result.winners if self.result is not None else ()
+        self._note(
+            f"round {self.round} ends: {scores}",
+            "round",
+            round_line(self, self.round),
+            self.round,
+            tuple(points),
+            tuple(self.totals),
+            winners,
+        )
         if self.result is None:
             self._new_round()
 
@@ -382,10 +392,12 @@ class GloryState(State):
             steps.append(("deliver", shift))
         elif do == "reverse":
             self.direction = -self.direction
-            self._note("play reverses")
+            self._note("play reverses", "reverse", self.direction)
         elif do == "skip":
             self.skips += 1
-            self._note("the next player will lose their turn")
+            n = self.game.players
+            skipped = (self.current + self.direction * self.skips) % n
+            self._note("the next player will lose their turn", "skip", skipped)
         elif do == "play":
             steps = [("play", actor)]
         elif do == "place":
@@ -399,7 +411,9 @@ class GloryState(State):
             steps = [("pick", actor, "protect", "yours")]
         elif do == "rps":
             steps = [("rps", actor, target, self.game.effect_number[e], 0)]
-            self._note(f"P{actor} challenges P{target} to rock-paper-scissors")
+            self._note(
+                f"P{actor} challenges P{target} to rock-paper-scissors", "challenge", actor, target
+            )
         self.stack.extend(reversed(steps))
 
     def _move_played(self, player: int, slot: int) -> None:
@@ -474,7 +488,7 @@ class GloryState(State):
             card = self.ranches[seat][slot]
             if what == "protect":
                 self.shields[seat][slot] = 1
-                self._note(f"P{actor} protects {names[card].name}")
+                self._note(f"P{actor} protects {names[card].name}", "protect", actor, seat, card)
                 return
             self.ranches[seat].pop(slot)
             self.shields[seat].pop(slot)
@@ -482,10 +496,18 @@ class GloryState(State):
                 self.played_slot -= 1
             if what == "banish":
                 self.discard[card] += 1
-                self._note(f"P{actor} discards P{seat}'s {names[card].name}")
+                self._note(
+                    f"P{actor} discards P{seat}'s {names[card].name}", "banish", actor, seat, card
+                )
             else:
                 self.hands[seat][card] += 1
-                self._note(f"P{actor} returns P{seat}'s {names[card].name} to their hand")
+                self._note(
+                    f"P{actor} returns P{seat}'s {names[card].name} to their hand",
+                    "return",
+                    actor,
+                    seat,
+                    card,
+                )
 
     def _contest(self) -> None:
         """Both signs are in: a tie replays; otherwise queue the winner's and loser's actions.
@@ -503,14 +525,17 @@ class GloryState(State):
             ties = step[4] + 1
             if ties >= self.game.rps_ties:
                 self.stack.pop()
-                self._note(f"P{a} and P{b} both show {sa}: {ties} ties, the contest is void")
+                line = f"P{a} and P{b} both show {sa}: {ties} ties, the contest is void"
+                self._note(line, "tie", a, b, sa, ties, True)
                 return
             self.stack[-1] = (*step[:4], ties)
-            self._note(f"P{a} and P{b} both show {sa}: again")
+            self._note(f"P{a} and P{b} both show {sa}: again", "tie", a, b, sa, ties, False)
             return
         self.stack.pop()
         winner, loser = (a, b) if BEATS[sa] == sb else (b, a)
-        self._note(f"P{a} shows {sa}, P{b} shows {sb}: P{winner} wins")
+        self._note(
+            f"P{a} shows {sa}, P{b} shows {sb}: P{winner} wins", "contest", a, b, sa, sb, winner
+        )
         effect = self.game.effects[step[3]]
         number = self.game.effect_number
         steps = [("do", winner, loser, number[w]) for w in effect.win]
@@ -550,6 +575,14 @@ class GloryState(State):
         is nobody in particular: a shared screen, a spectator.
         """
         return describe(self, viewer, action, player)
+
+    def describe_words(
+        self, viewer: int | None, action: Hashable, player: int, names: Sequence[str]
+    ) -> str:
+        """``action`` and what follows, in sentences for a table's log (see words.py):
+        "Ann played Wyvern.", "You drew Kraken." / "Bob drew a card.". It keeps every
+        secret :meth:`describe_for` keeps, from the same consequences."""
+        return words(self, viewer, action, player, names)
 
     def observe(self, player: int | None) -> GloryObservation:
         """What ``player`` sees; ``player`` None (or any number that is not a seat) is the

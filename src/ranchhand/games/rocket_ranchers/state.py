@@ -10,7 +10,7 @@ count of the cards left, never an order: every draw is a chance outcome.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,7 @@ from ranchhand.games.rocket_ranchers.scoring import Corral, score_players, winne
 from ranchhand.games.rocket_ranchers.serial import load_state_json, state_to_json
 from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, EMPTY, HIDDEN, neighbours
 from ranchhand.games.rocket_ranchers.validate import validate_state
+from ranchhand.games.rocket_ranchers.words import words
 
 if TYPE_CHECKING:
     import random
@@ -322,6 +323,14 @@ class RocketState(State):
         draw fills (see :func:`.describe.describe`).
         """
         return describe(self, viewer, action, player)
+
+    def describe_words(
+        self, viewer: int | None, action: Hashable, player: int, names: Sequence[str]
+    ) -> str:
+        """``action`` and what follows, in sentences for a table's log (see words.py):
+        "Ann used their L of 3 on b2, b3 and c3 and took 2 cards and a Space Cat.". It
+        keeps every secret :meth:`describe_for` keeps."""
+        return words(self, viewer, action, player, names)
 
     def observe(self, player: int | None) -> RocketObservation:
         """What ``player`` sees; once the game is over every founding card is turned up.
