@@ -6,6 +6,7 @@
 import {
   copyButton, el, getJSON, outcomeWords, patternDefs, postJSON, seatBadge, seatOf, svg,
 } from "/static/common.js";
+import { resultTable } from "/static/end-result.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -190,6 +191,13 @@ function handoff(index) {
     button,
   );
   $("handoff").hidden = false;
+  // The header names who the device goes to, nothing of the seat that had it.
+  const game = gameInfo ? gameInfo.name : view.game;
+  document.title = `${game} · pass the device to ${who.label}`;
+  $("title").replaceChildren(
+    el("span", { class: "game-name" }, game),
+    el("span", { class: "you", "data-passing-to": view.you }, " · passing the device to ", seatBadge(view, view.you)),
+  );
   document.body.dataset.acting = "false";
   document.body.dataset.handoff = String(view.you);
   button.focus();
@@ -365,24 +373,12 @@ function drawEnd(view) {
     return;
   }
   const outcome = view.outcome || {};
-  const scores = outcome.scores || [];
-  const order = view.seats.map((_, i) => i).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0));
   const breakdown = el("div", { class: "breakdown" });
   const again = el("div", { class: "again" });
   box.replaceChildren(
     el("h2", { "data-outcome": JSON.stringify(outcome), id: "outcome" }, outcomeWords(view)),
     outcome.reason ? el("p", {}, `How it ended: ${outcome.reason}.`) : null,
-    el(
-      "table",
-      { class: "scores" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Score"))),
-      el("tbody", {}, ...order.map((i) => el(
-        "tr",
-        { class: (outcome.winners || []).includes(i) ? "winner" : "" },
-        el("th", { scope: "row" }, seatBadge(view, i), (outcome.winners || []).includes(i) ? el("span", { class: "win-mark" }, " ★ winner") : ""),
-        el("td", {}, scores[i] ?? "–"),
-      ))),
-    ),
+    resultTable(view), // scores, or what decided a game without them (end-result.js)
     breakdown,
     again,
   );

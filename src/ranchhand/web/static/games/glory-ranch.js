@@ -707,11 +707,11 @@ function actionButton(t, action, content, cls, label, extra, attrs) {
   return b;
 }
 
+// One pass over the text: a name put in ("P0 Ann") is never read again as a seat to
+// name (replacing "player 0" and then "P0" in turn wrote "P0 Ann Ann").
 function inWords(t, text) {
-  let s = text.replace(/\bplayers (\d+) and (\d+)/g, (_, a, b) => `${who(t, Number(a))} and ${who(t, Number(b))}`);
-  s = s.replace(/\bplayer (\d+)/g, (_, a) => who(t, Number(a)));
-  s = s.replace(/\bP(\d+)\b/g, (_, a) => who(t, Number(a)));
-  return s;
+  return text.replace(/\bplayers (\d+) and (\d+)|\bplayer (\d+)|\bP(\d+)\b/g, (_, a, b, one, short) =>
+    a !== undefined ? `${who(t, Number(a))} and ${who(t, Number(b))}` : who(t, Number(one ?? short)));
 }
 
 function who(t, seat) {
