@@ -77,6 +77,8 @@ def words(
     twin = played(state, action, player)
     moves: list[Move] = twin.moves if twin is not None and twin.moves is not None else []
     head, covered = _head(voice, action, player, moves)
+    if head and twin is not None and _went_left(state, twin, action, player):
+        head = f"{head[:-1]} at the left end of {voice.their(player)} ranch."
     sentences = [head] if head else []
     passes = [m for m in moves if m[0] == "pass"]
     for move in moves:
@@ -144,6 +146,18 @@ def _head(
     if isinstance(action, Pick) and moves:
         return "", None  # the discard, return or protection that follows tells it
     return "", None
+
+
+def _went_left(state: GloryState, twin: GloryState, action: Hashable, player: int) -> bool:
+    """Whether the card ``action`` plays went to the left end of a ranch holding others
+    (a card that says so): the log notes no move of its own for it."""
+    if not isinstance(action, HandCard) or action.verb != "play" or not state.ranches[player]:
+        return False
+    ranch = twin.ranches[player]
+    card = state.game.index.get(action.card)
+    return (
+        twin.round == state.round and len(ranch) > 1 and twin.played_slot == 0 and ranch[0] == card
+    )
 
 
 def _drawn(voice: Voice, top: tuple[Any, ...], card: int) -> tuple[str, tuple[Any, ...] | None]:
