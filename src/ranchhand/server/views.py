@@ -12,6 +12,7 @@ status ``expired``, nobody to act and no legal actions.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from ranchhand.server.live import HUMAN, Live
@@ -49,9 +50,25 @@ def table_view(live: Live, seat: int | None) -> dict[str, Any]:
         ],
         "options": dict(meta.options),
         "bot_delay": meta.bot_delay,
-        "clock": None
-        if meta.clock is None
-        else {"seconds": meta.clock, "deadline": live.updated + meta.clock, "bot": meta.clock_bot},
+        "clock": None if meta.clock is None else clock_view(live, to_act),
+    }
+
+
+def clock_view(live: Live, to_act: list[int]) -> dict[str, Any]:
+    """The table's per-move clock: its length, when the seats to act run out of time
+    (``deadline``), the bot that then moves for them, the seats whose time runs now
+    (``running``: the people to act, unless a bot is due first, as the bot runner reads
+    it), and the server's time as the view is made (``now``, Unix seconds) so a page
+    counts down from the server's clock, not its own (which may be minutes off)."""
+    meta = live.meta
+    assert meta.clock is not None
+    people = [s for s in to_act if meta.kinds[s] == HUMAN]
+    return {
+        "seconds": meta.clock,
+        "deadline": live.updated + meta.clock,
+        "bot": meta.clock_bot,
+        "running": people if len(people) == len(to_act) and not live.finished else [],
+        "now": time.time(),
     }
 
 

@@ -6,6 +6,8 @@
 import {
   copyButton, el, getJSON, outcomeWords, patternDefs, postJSON, seatBadge, seatOf, svg,
 } from "/static/common.js";
+import { startAlerts, updateAlerts } from "/static/alerts.js";
+import { drawClocks } from "/static/clocks.js";
 import { resultTable } from "/static/end-result.js";
 
 const $ = (id) => document.getElementById(id);
@@ -100,6 +102,7 @@ function drawConnection() {
 function onView(connection, view) {
   if (connection.view && view.step < connection.view.step) return;
   connection.view = view;
+  updateAlerts(connections.map((c) => c.view), gameInfo && gameInfo.name); // alerts.js
   if (!module) {
     start(view);
     return;
@@ -275,6 +278,7 @@ function render(view) {
   );
   drawTurn(view);
   drawSeats(view);
+  drawClocks(view, $("clocks")); // clocks.js: the turn clock, in step with the server
   drawBoard(view);
   drawActions(view);
   drawLog(view);
@@ -477,3 +481,4 @@ $("typed").addEventListener("submit", (event) => {
 });
 window.addEventListener("hashchange", () => location.reload());
 drawConnection();
+startAlerts($("alerts")); // alerts.js: the title mark, tone and notification on your turn
