@@ -52,6 +52,7 @@ from ranchhand.core.registry import (
     load,
 )
 from ranchhand.core.runner import play
+from ranchhand.core.undo import is_undo
 from ranchhand.sim.bench import bench, default_player_counts
 from ranchhand.sim.compare import compare, option_values
 from ranchhand.sim.simulate import Report, Simulation, StopControl, simulate
@@ -897,6 +898,9 @@ def _show_replay(record: Record, pause: bool, allow_files: bool) -> None:
             break
         if step.player == CHANCE:
             console.print(f"[dim]{index}: chance: {plain(step.action)}[/]")
+            continue
+        if is_undo(step.player):  # the state shown next is the one before the undone action
+            console.print(f"[bold]{index}: undo: the last action is taken back[/]")
             continue
         console.print(view.render(state.observe(step.player)))
         console.print(f"[bold]{index}: P{step.player} {plain(step.action)}[/]")

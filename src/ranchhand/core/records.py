@@ -1,7 +1,9 @@
 """Game records: everything needed to replay a game exactly, as JSON.
 
 A record holds the game, versions, options, seats, seed and every action in
-order (chance outcomes included) as text. Replaying re-parses every action
+order (chance outcomes included) as text; a step ``[-2, "undo"]`` is a seat taking
+back its last action (:mod:`ranchhand.core.undo`: older records have none, and read
+as before). Replaying re-parses every action
 against the rules, so a corrupt or incompatible record fails at the first step
 that diverges, with the reason.
 """
@@ -23,6 +25,7 @@ from ranchhand.core.data import files_allowed, load_json, read_capped
 from ranchhand.core.errors import ActionError, DataError, OptionError, RecordError, shorten
 from ranchhand.core.game import CHANCE, Game, Outcome, State
 from ranchhand.core.notation import MAX_ACTION_TEXT
+from ranchhand.core.undo import UNDO_PLAYER, UNDO_TEXT, NothingToUndo, Trail, is_undo
 
 RECORD_FORMAT = "ranchhand-record/1"
 MAX_PLAYERS = 64
@@ -116,8 +119,11 @@ class Record:
             pair = top.at("actions", i)
             if pair.length("", 2) != 2:
                 pair.fail("", "expected [player, action text]")
-            player = pair.at("", 0).integer("", CHANCE, players - 1)
-            steps.append(Step(player, pair.at("", 1).text("", MAX_ACTION_TEXT)))
+            player = pair.at("", 0).integer("", UNDO_PLAYER, players - 1)
+            action = pair.at("", 1).text("", MAX_ACTION_TEXT)
+            if is_undo(player) and action != UNDO_TEXT:
+                pair.fail("", f"an undo step ({UNDO_PLAYER}) has the text {UNDO_TEXT!r}")
+            steps.append(Step(player, action))
         seed = top.raw("seed", None)
         if seed is not None:
             seed = top.integer("seed", SEED_MIN, SEED_MAX)
@@ -202,14 +208,33 @@ def replay_steps(
 ) -> Iterator[tuple[State, Step | None]]:
     """Yield the state before each step with that step, then the final state with None.
 
-    Raises RecordError naming the first step that does not fit the rules.
+    An undo step (player :data:`~ranchhand.core.undo.UNDO_PLAYER`) brings back the state
+    before the action it takes back (a new object: keep what was yielded if you need
+    it). Raises RecordError naming the first step that does not fit the rules.
     """
     game = record.load_game(allow_files=allow_files)
     state = game.new_initial_state()
+    trail = Trail()
     for index, step in enumerate(record.steps):
         yield state, step
-        state.apply(parse_step(state, step, index), step.player)
+        if is_undo(step.player):
+            state = undone(trail, index)
+            continue
+        action = parse_step(state, step, index)
+        trail.before(state, step.player, index)
+        state.apply(action, step.player)
     yield state, None
+
+
+def undone(trail: Trail, index: int) -> State:
+    """The state an undo step at ``index`` brings back (a copy); RecordError if the
+    record's steps before it leave nothing to take back."""
+    try:
+        _seat, _step, kept = trail.take()
+    except NothingToUndo as error:
+        raise RecordError(str(error), index) from None
+    assert kept is not None, "a record's replay keeps every state an undo may need"
+    return kept.clone()
 
 
 def parse_step(state: State, step: Step, index: int) -> Hashable:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from ranchhand.core.errors import ActionError, GameDefinitionError, RecordError
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, Outcome, State
 from ranchhand.core.records import Record, Step
+from ranchhand.core.undo import effective
 
 
 class Seat(Protocol):
@@ -125,7 +126,11 @@ def play(
     log = Record.start(game, names, seed) if record else None
     state = state or game.new_initial_state()
     takebacks = _Takebacks()
-    pending = list(resume)
+    # A record's undo steps (a server's table) are left out with what they took back:
+    # what stays is the game as played, chance outcomes in the same order.
+    pending = [
+        Step(player, text) for player, text in effective((s.player, s.action) for s in resume)
+    ]
     pending.reverse()
     steps = 0
     while (current := state.current_player()) != TERMINAL:
