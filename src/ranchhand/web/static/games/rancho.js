@@ -279,6 +279,30 @@ function draw(view, ui, ended) {
       el("div", { class: "rancho-side" }, drawDice(view, ui, m), drawRanches(view, ui, catalog, m, ended))));
   if (ui.controls) ui.controls.replaceChildren(...(ended ? [] : [drawControls(view, ui, catalog, m, legal, deals)]));
   refocus(ui, focused);
+  fitLabels(ui.board.querySelector("svg.rancho-board"));
+}
+
+// Every label on the board renders at 11 CSS px or more, whatever the board's size. The
+// SVG scales with the page, so the labels' size in the viewBox's units is set from the
+// scale as drawn: "grow" where 11 px still fits a hex (the owner's and pen's labels shrink
+// to the seat's letter), "compact" on a phone, where it does not: the hex names (in each
+// space's title, and on the buy buttons), the free pens' word and the legend are left out,
+// the prices and the animals' counts stay, at 11 px. Redone when the window is resized.
+const MIN_LABEL_PX = 11;
+const GROW_MOST_UNITS = 15; // the largest label (in viewBox units) a hex name fits in
+function fitLabels(board) {
+  if (!board || !board.viewBox || !board.viewBox.baseVal) return;
+  const width = board.getBoundingClientRect().width;
+  const units = board.viewBox.baseVal.width;
+  if (!width || !units) return; // not laid out (a hidden page): the next draw fits it
+  const needed = MIN_LABEL_PX / (width / units) + 0.3;
+  const grow = needed > 10;
+  board.classList.toggle("rancho-grow", grow);
+  board.classList.toggle("rancho-compact", grow && needed > GROW_MOST_UNITS);
+  if (grow) board.style.setProperty("--rancho-label", `${needed.toFixed(1)}px`);
+}
+if (typeof window !== "undefined") {
+  window.addEventListener("resize", () => fitLabels(document.querySelector("svg.rancho-board")));
 }
 
 // Keyboard: every redraw replaces the elements, so the focus goes back to the same
@@ -374,8 +398,10 @@ function drawBoard(view, ui, catalog, m, deals, ended) {
     }
     // corner marks: the id at the top, the price (or pen / owner) at the bottom
     g.append(sv("text", { x, y: y - R * 0.5, class: "rancho-id", text: s.id }));
-    if (isPen) g.append(sv("text", { x, y: y + R * 0.72, class: "rancho-price", text: seat != null ? `${seatOf(ui, seat).short} pen` : "pen" }));
-    else g.append(sv("text", { x, y: y + R * 0.72, class: "rancho-price", text: seat != null ? `${seatOf(ui, seat).short} · ${s.price}` : `${s.price}` }));
+    // (the part after the seat's letter is left out where labels must grow: see fitLabels)
+    if (isPen && seat == null) g.append(sv("text", { x, y: y + R * 0.72, class: "rancho-price rancho-pen-label", text: "pen" }));
+    else if (seat != null) g.append(sv("text", { x, y: y + R * 0.72, class: "rancho-price" }, seatOf(ui, seat).short, sv("tspan", { class: "rancho-more", text: isPen ? " pen" : ` · ${s.price}` })));
+    else g.append(sv("text", { x, y: y + R * 0.72, class: "rancho-price", text: `${s.price}` }));
     // clicks: buy a free pasture; arrange on your own spaces
     if (buyable.has(s.id) && !arranging) {
       g.classList.add("rancho-click");
@@ -816,6 +842,8 @@ function ensureStyle() {
 .rancho-price{font-size:10px;fill:#2f3a1f;font-weight:700}
 .rancho-legend-text{font-size:11px;fill:#2f3a1f;text-anchor:start}
 .rancho-board .rancho-piece-text{font-size:11px;font-weight:700;fill:#222;stroke:none}
+.rancho-grow .rancho-id,.rancho-grow .rancho-price,.rancho-grow .rancho-legend-text,.rancho-board.rancho-grow .rancho-piece-text{font-size:var(--rancho-label)}
+.rancho-grow .rancho-more,.rancho-compact .rancho-id,.rancho-compact .rancho-pen-label,.rancho-compact .rancho-legend{display:none}
 .rancho-click{cursor:pointer}
 .rancho-click:focus{outline:none}
 .rancho-click:hover polygon:nth-last-of-type(3){stroke:#0d47a1;stroke-width:3.5}
@@ -839,7 +867,7 @@ function ensureStyle() {
 .rancho-ranches td,.rancho-ranches thead th{white-space:nowrap}
 .rancho-ranches table{table-layout:auto}
 .rancho-icon{width:1.2rem;height:1.2rem;vertical-align:middle}
-.rancho-icon-letter{font:700 10px system-ui,sans-serif;text-anchor:middle}
+.rancho-icon-letter{font:700 12px system-ui,sans-serif;text-anchor:middle}
 .rancho-ranches svg.rancho-swatch{display:inline-block;width:.9rem;height:.9rem;vertical-align:-.1rem}
 .rancho-ranches svg.rancho-icon{display:inline-block}
 .rancho-ranches th[scope=row]{white-space:nowrap}

@@ -1,0 +1,10 @@
+// What the table page does for small screens beyond CSS (style.css, "phone layout"):
+// the end screen, drawn above the board, is scrolled into view when the game ends, so a
+// player who was looking at the board (or at the controls stuck to the bottom of a phone's
+// screen) sees who won without hunting for it. Smooth only where motion is welcome.
+
+/** Bring the end screen into view once, as it appears. */
+export function showEnd(box) {
+  const calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  requestAnimationFrame(() => box.scrollIntoView({ block: "start", behavior: calm ? "auto" : "smooth" }));
+}
