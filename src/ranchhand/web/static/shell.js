@@ -6,6 +6,7 @@
 import {
   copyButton, el, getJSON, outcomeWords, patternDefs, postJSON, seatBadge, seatOf, svg,
 } from "/static/common.js";
+import { showEnd } from "/static/phone.js";
 import { startAlerts, updateAlerts } from "/static/alerts.js";
 import { drawClocks } from "/static/clocks.js";
 import { resultTable } from "/static/end-result.js";
@@ -394,7 +395,9 @@ function drawEnd(view) {
     }
   }
   drawAgain(view, again);
+  const appearing = box.hidden;
   box.hidden = false;
+  if (appearing) showEnd(box); // phone.js: the end screen scrolled into view
 }
 
 function drawAgain(view, box) {
