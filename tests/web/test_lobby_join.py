@@ -95,13 +95,19 @@ def test_the_lobby_creates_a_table_with_an_open_seat(server: WebServer, context:
     page.select_option("#players", "3")
     page.select_option("#seat-kind-0", "human")
     page.select_option("#seat-kind-1", "open")
-    page.select_option("#seat-kind-2", "greedy")
+    page.select_option("#seat-kind-2", "easy")
     page.fill("#seat-name-0", "Ann")
     page.click("button[type=submit]")
-    page.wait_for_selector("#created:not([hidden])")
-    assert page.locator("#created [data-seat-link] a").count() == 1  # only Ann's link
-    assert "anyone may join" in page.inner_text("#created [data-seat-link='1']")
-    table = (page.inner_text("#created h3")).split()[1]
+    # The creator lands on their seat in this tab; the open seat is told in "Invite".
+    page.wait_for_url("**/tables/*#token=*")
+    page.wait_for_selector("body[data-step]")
+    assert page.get_attribute("body", "data-you") == "0"
+    table = page.url.split("/tables/")[1].split("#")[0]
+    invite = page.locator("[data-invite]")
+    invite.wait_for()
+    assert invite.locator("[data-seat-link]").count() == 0  # nobody else holds a link
+    assert invite.locator("[data-invite-open]").get_attribute("data-invite-open") == "1"
     assert free_seats(server, table) == [1]
+    page.goto(server.base + "/")
     page.wait_for_selector(f"#tables [data-table='{table}'] [data-join='1']")
     assert page_errors(page) == []

@@ -67,17 +67,22 @@ def test_the_lobby_creates_a_table_and_shows_each_seats_link(
     page.select_option("#players", "3")
     page.select_option("#seat-kind-0", "human")
     page.select_option("#seat-kind-1", "human")
-    page.select_option("#seat-kind-2", "greedy")
+    page.select_option("#seat-kind-2", "easy")
     page.fill("#seat-name-0", "Ann")
-    page.click("button[type=submit]")
-    page.wait_for_selector("#created:not([hidden])")
-    links = page.locator("#created [data-seat-link] a")
-    assert links.count() == 2
-    first = links.first.get_attribute("href") or ""
-    assert "/tables/" in first and "#token=" in first
-    assert "Ann" in page.inner_text("#created")
-    page.wait_for_selector("#tables [data-table]")
     assert page.locator("#options select, #options input").count() >= 1
+    page.click("button[type=submit]")
+    # Ann lands on her seat in this tab; the other person's link is in her Invite box.
+    page.wait_for_url("**/tables/*#token=*")
+    page.wait_for_selector("body[data-step]")
+    assert page.get_attribute("body", "data-you") == "0"
+    links = page.locator("[data-invite] a[data-seat-link]")
+    links.first.wait_for()
+    assert links.count() == 1
+    other = links.first.get_attribute("href") or ""
+    assert "/tables/" in other and "#token=" in other and other not in page.url
+    assert "P0 Ann" in page.inner_text("#seats")
+    page.goto(server.base + "/")
+    page.wait_for_selector("#tables [data-table]")
     assert page_errors(page) == []
 
 

@@ -175,10 +175,13 @@ def router(
     async def list_tables(
         status: Annotated[str | None, Query(pattern="^(playing|finished)$")] = None,
         free: bool = False,
+        before: Annotated[float | None, Query(allow_inf_nan=False)] = None,
     ) -> dict[str, Any]:
         """The lobby: the newest tables (public facts only: game, seats, status, step, the
-        seats free to claim); ``?free=true`` lists only tables with a free seat."""
-        listed = await asyncio.to_thread(service.lobby, status, free_only=free)
+        seats free to claim); ``?free=true`` lists only tables with a free seat;
+        ``?before=T`` the ones last changed before ``T`` (a listed ``updated``: the next
+        page)."""
+        listed = await asyncio.to_thread(service.lobby, status, free_only=free, before=before)
         return {"tables": listed}
 
     @routes.get("/tables/{table_id}")

@@ -327,15 +327,23 @@ class TableService:
         return seen
 
     def lobby(
-        self, status: str | None = None, limit: int = LOBBY_LIMIT, *, free_only: bool = False
+        self,
+        status: str | None = None,
+        limit: int = LOBBY_LIMIT,
+        *,
+        free_only: bool = False,
+        before: float | None = None,
     ) -> list[dict[str, Any]]:
         """The tables a lobby lists, newest first: public facts only.
 
         ``free`` is the seats anyone may claim now (open, and the game not over);
         ``free_only`` keeps only the tables that have one. Expired tables are listed
-        only when asked for by ``status``.
+        only when asked for by ``status``. ``before``: only tables last changed before
+        it (the lobby's history pages on with the last ``updated`` it was given).
         """
         query = select(store.tables).order_by(store.tables.c.updated.desc()).limit(limit)
+        if before is not None:
+            query = query.where(store.tables.c.updated < before)
         if status is not None:
             query = query.where(store.tables.c.status == status)
         else:

@@ -1,12 +1,14 @@
 """The browser's pages and the small APIs they need, mounted by :func:`install`.
 
-Pages: the lobby ``/``, a table ``/tables/{id}`` (the seat's token rides in the
-``#fragment``), the rules ``/rules/{game}`` and the replay viewer ``/replay``;
-assets under ``/static``. APIs: ``GET /api/games`` (games, options, bots and
-notation for the lobby and help panel), ``GET /api/tables/{id}/catalog`` (a
-game's public static data for its drawing module), ``POST /api/replays`` (a
-record's view at a step, as any seat saw it) and ``/api/tables/{id}/again``
-(play again with the same seats: :mod:`ranchhand.server.rematch`). Routes stay thin: the replays are
+Pages: the lobby ``/``, the tables this browser holds seats at ``/my``, a table
+``/tables/{id}`` (the seat's token rides in the ``#fragment``), the rules
+``/rules/{game}`` and the replay viewer ``/replay``; assets under ``/static``.
+APIs: ``GET /api/games`` (games, options, bots, bot levels and notation for the lobby
+and help panel), ``GET /api/lobby`` (counts and the expiry time the lobby shows:
+:mod:`ranchhand.web.lobby`), ``GET /api/tables/{id}/catalog`` (a game's public static
+data for its drawing module), ``POST /api/replays`` (a record's view at a step, as any
+seat saw it) and ``/api/tables/{id}/again`` (play again with the same seats:
+:mod:`ranchhand.server.rematch`). Routes stay thin: the replays are
 :mod:`ranchhand.web.replays`, the games' rules are the engine's.
 """
 
@@ -25,13 +27,20 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from ranchhand.core.errors import OptionError
-from ranchhand.core.registry import GAME_MODULES, canonical_name, game_class, game_module
+from ranchhand.core.registry import (
+    GAME_MODULES,
+    bot_names,
+    canonical_name,
+    game_class,
+    game_module,
+)
 from ranchhand.server import rematch
 from ranchhand.server.api import AuthHeader, TokenQuery, bearer, parse
 from ranchhand.server.errors import BadRequest, NoSuchTable
 from ranchhand.server.limits import Limiter, client_key
 from ranchhand.server.tables import TableService
 from ranchhand.web.catalog import catalog_for
+from ranchhand.web.lobby import bot_levels, lobby_counts
 from ranchhand.web.replays import MAX_RECORD_UPLOAD, Replays
 
 STATIC = Path(__file__).parent / "static"
@@ -75,6 +84,25 @@ def router(service: TableService, publish: Publish, public_url: str | None = Non
         """The page a person opens to sit at a table (the token rides in the #fragment)."""
         return page("table.html")
 
+    @routes.get("/my", include_in_schema=False)
+    async def my_tables_page() -> FileResponse:
+        """The tables whose seat links this browser keeps (read from its localStorage)."""
+        return page("my.html")
+
+    @routes.get("/api/lobby")
+    async def lobby_facts(request: Request) -> dict[str, Any]:
+        """What the lobby says besides the list: tables ``playing``, ``free`` (a seat
+        anyone may claim) and ``finished`` (expired ones never count), and the seconds
+        after which an idle table is closed (``expire_after``; ``expire_bots_only_after``
+        where only bots sit)."""
+        found = await asyncio.to_thread(lobby_counts, service.engine)
+        bots = getattr(request.app.state, "bots", None)
+        return {
+            "counts": found,
+            "expire_after": getattr(bots, "expire_after", None),
+            "expire_bots_only_after": getattr(bots, "expire_bots_only_after", None),
+        }
+
     @routes.get("/replay", include_in_schema=False)
     async def replay_page() -> FileResponse:
         """Step through a finished table's record, or an uploaded one."""
@@ -91,7 +119,8 @@ def router(service: TableService, publish: Publish, public_url: str | None = Non
 
     @routes.get("/api/games")
     async def list_games() -> dict[str, Any]:
-        """Every game: players, options (kind, default, allowed values, doc), bots, notation."""
+        """Every game: players, options (kind, default, allowed values, doc), bots (every
+        name a seat takes) and bot levels (what a person picks, in words), notation."""
         return {"games": [game_info(name) for name in GAME_MODULES]}
 
     @routes.get("/api/tables/{table_id}/catalog")
@@ -198,7 +227,8 @@ def game_info(name: str) -> dict[str, Any]:
         "min_players": cls.min_players,
         "max_players": cls.max_players,
         "options": options,
-        "bots": ["random", *sorted(game_module(name).BOTS)],
+        "bots": bot_names(name),
+        "bot_levels": bot_levels(name),
         "notation": notation(name),
         "rules": f"/rules/{cls.id}",
     }

@@ -1,11 +1,22 @@
-// The lobby: create a table from the registry's games and options, list tables, join a
+// The lobby: create a table from the registry's games, options, bot levels and pace (turn
+// clock, bots' delay), then go straight to your seat in this tab; list the tables open and
+// playing (free seats first), the finished ones on demand under "Finished games"; join a
 // free seat (a seat created "open for anyone" is claimed once: POST .../seats/N/claim).
+// The name you choose is remembered in this browser (saved.js).
 
-import { copyButton, el, getJSON, patternDefs, postJSON, seatSwatch } from "/static/common.js";
+import { el, getJSON, patternDefs, postJSON, seatSwatch } from "/static/common.js";
+import { keepInvites, saveName, savedName } from "/static/saved.js";
 
 const $ = (id) => document.getElementById(id);
+const REFRESH_MS = 10000;
 let games = [];
 let filter = "";
+let historyBefore = null; // the last finished table's `updated`, to page on from
+
+/** "1 person", "2 people": a count and its noun, singular or plural. */
+function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
 
 function firstSentence(text) {
   const match = /^(.+?[.!?])(\s|$)/.exec(text || "");
@@ -14,6 +25,12 @@ function firstSentence(text) {
 
 function current() {
   return games.find((g) => g.id === $("game").value);
+}
+
+/** The bots a person may seat at ``game``: its levels in words (older servers: its names). */
+function levels(game) {
+  if (game.bot_levels) return game.bot_levels;
+  return game.bots.map((kind) => ({ kind, label: `bot: ${kind}`, search: false, doc: "" }));
 }
 
 function drawGame() {
@@ -34,6 +51,7 @@ function drawGame() {
 
 function drawSeats() {
   const game = current();
+  const bots = levels(game);
   const count = Number($("players").value);
   const rows = $("seat-rows");
   const old = [...rows.querySelectorAll(".seat-row")].map((row) => ({
@@ -42,20 +60,47 @@ function drawSeats() {
   }));
   rows.replaceChildren();
   for (let i = 0; i < count; i++) {
-    const kind = old[i] ? old[i].kind : i === 0 ? "human" : "greedy";
-    const kinds = ["human", "open", ...game.bots];
+    const fallback = i === 0 ? "human" : bots[0].kind;
+    const wanted = old[i] ? old[i].kind : fallback;
+    const kinds = ["human", "open", ...bots.map((b) => b.kind)];
+    const kind = kinds.includes(wanted) ? wanted : fallback;
     const words = { human: "a person", open: "open for anyone" };
     const select = el(
       "select",
-      { id: `seat-kind-${i}`, "aria-label": `P${i}: who plays` },
-      ...kinds.map((k) => el("option", { value: k, selected: k === kind }, words[k] || `bot: ${k}`)),
+      { id: `seat-kind-${i}`, "aria-label": `P${i}: who plays`, onchange: () => { fillName(); drawBotDoc(); } },
+      el("option", { value: "human", selected: kind === "human" }, words.human),
+      el("option", { value: "open", selected: kind === "open" }, words.open),
+      el(
+        "optgroup",
+        { label: "Bots" },
+        ...bots.map((b) => el("option", { value: b.kind, selected: b.kind === kind, title: b.doc }, b.label)),
+      ),
     );
     const name = el("input", {
       type: "text", id: `seat-name-${i}`, maxlength: 32, "aria-label": `P${i}: name`,
-      placeholder: "name", value: old[i] ? old[i].name : "",
+      placeholder: "name", value: old[i] ? old[i].name : "", autocomplete: "off",
     });
     rows.append(el("div", { class: "seat-row" }, el("span", { class: "seat-badge" }, seatSwatch(i), `P${i}`), select, name));
   }
+  fillName();
+  drawBotDoc();
+}
+
+/** Your remembered name in your seat (the first a person plays), if it has none yet. */
+function fillName() {
+  const name = savedName();
+  const rows = [...$("seat-rows").querySelectorAll(".seat-row")];
+  const mine = rows.find((row) => row.querySelector("select").value === "human");
+  const input = mine && mine.querySelector("input");
+  if (name && input && !input.value) input.value = name;
+}
+
+/** What the bots chosen for this table do, in a sentence each. */
+function drawBotDoc() {
+  const bots = levels(current());
+  const chosen = new Set([...$("seat-rows").querySelectorAll("select")].map((s) => s.value));
+  const used = bots.filter((b) => chosen.has(b.kind) && b.doc);
+  $("bot-doc").replaceChildren(...used.map((b) => el("span", { class: "bot-level", "data-bot-level": b.kind }, `${b.label}: ${b.doc} `)));
 }
 
 function drawOptions(game) {
@@ -98,9 +143,8 @@ function chosenOptions() {
   return options;
 }
 
-async function create(event) {
-  event.preventDefault();
-  $("create-error").textContent = "";
+/** POST /api/tables's body from the form. */
+function newTable() {
   const rows = [...$("seat-rows").querySelectorAll(".seat-row")];
   const chosen = rows.map((row) => row.querySelector("select").value);
   const open = chosen.flatMap((kind, i) => (kind === "open" ? [i] : []));
@@ -108,7 +152,16 @@ async function create(event) {
   const names = rows.map((row, i) => row.querySelector("input").value.trim() || (seats[i] === "human" ? `Player ${i}` : seats[i]));
   const body = { game: $("game").value, players: seats.length, seats, names, options: chosenOptions() };
   if (open.length) body.open = open;
-  if (seats.some((s) => s !== "human")) body.bot_delay = 0.6;
+  body.bot_delay = Number($("bot-delay").value);
+  if ($("clock").value) body.clock = Number($("clock").value);
+  const typed = rows.find((row, i) => chosen[i] === "human" && row.querySelector("input").value.trim());
+  return { body, typedName: typed ? typed.querySelector("input").value.trim() : "" };
+}
+
+async function create(event) {
+  event.preventDefault();
+  $("create-error").textContent = "";
+  const { body, typedName } = newTable();
   let made;
   try {
     made = await postJSON("/api/tables", body);
@@ -116,87 +169,156 @@ async function create(event) {
     $("create-error").textContent = error.message;
     return;
   }
-  const humans = made.seats.filter((s) => s.url);
-  if ($("hotseat").checked && humans.length) {
-    location.assign(`/tables/${made.id}#tokens=${humans.map((s) => s.token).join(",")}`);
+  saveName(typedName);
+  const page = `/tables/${encodeURIComponent(made.id)}`;
+  const held = made.seats.filter((s) => s.token);
+  if ($("hotseat").checked && held.length) {
+    location.assign(`${page}#tokens=${held.map((s) => s.token).join(",")}`);
     return;
   }
-  drawCreated(made);
-  loadTables();
+  // You sit at the first person's seat; the others' links wait at your table ("Invite").
+  const [mine, ...others] = held;
+  keepInvites(
+    made.id,
+    others.map((s) => ({ seat: s.seat, name: s.name, url: `${location.origin}${page}#token=${s.token}` })),
+    made.seats.filter((s) => s.open).map((s) => s.seat),
+  );
+  location.assign(mine ? `${page}#token=${mine.token}` : page);
 }
 
-function drawCreated(made) {
-  const box = $("created");
-  const humans = made.seats.filter((s) => s.url);
-  box.replaceChildren(
-    el("h3", {}, `Table ${made.id} is ready`),
-    el("p", {}, "Send each person the link of their seat (it is their key: keep it private). Open yours:"),
-    el(
-      "ul",
-      { class: "links" },
-      ...made.seats.map((s) =>
-        el(
-          "li",
-          { "data-seat-link": s.seat },
-          el("span", { class: "seat-badge" }, seatSwatch(s.seat), `P${s.seat} ${s.name}`),
-          " ",
-          s.url
-            ? [el("a", { href: s.url, target: "_blank", rel: "noopener" }, "open"), " ", copyButton(s.url, "Copy link")]
-            : el("span", { class: "muted" }, s.open ? "(open: anyone may join from the lobby's list)" : `(bot: ${s.kind})`),
-        )),
-    ),
-    humans.length > 1
-      ? el("p", {}, el("a", { href: `/tables/${made.id}#tokens=${humans.map((s) => s.token).join(",")}` }, "Play all human seats on this device"), " (hot seat).")
-      : null,
-    el("p", {}, el("a", { href: made.spectate }, "Watch as a spectator"), " ", copyButton(made.spectate, "Copy")),
-  );
-  box.hidden = false;
-  box.scrollIntoView({ block: "nearest" });
+// ---------------------------------------------------------------- the lists
+
+function gameName(id) {
+  const game = games.find((g) => g.id === id);
+  return game ? game.name : id;
+}
+
+function ago(seconds) {
+  const passed = Math.max(0, Date.now() / 1000 - seconds);
+  if (passed < 90) return "just now";
+  if (passed < 5400) return `${count(Math.round(passed / 60), "minute", "minutes")} ago`;
+  if (passed < 129600) return `${count(Math.round(passed / 3600), "hour", "hours")} ago`;
+  return `${count(Math.round(passed / 86400), "day", "days")} ago`;
+}
+
+function duration(seconds) {
+  if (seconds % 86400 === 0) return count(seconds / 86400, "day", "days");
+  if (seconds % 3600 === 0) return count(seconds / 3600, "hour", "hours");
+  if (seconds % 60 === 0) return count(seconds / 60, "minute", "minutes");
+  return count(seconds, "second", "seconds");
+}
+
+/** Who sits at a table, in words: "3 players: 1 person, 2 bots". */
+function who(t) {
+  const people = t.seats.filter((s) => s.kind === "human").length;
+  const bots = t.seats.length - people;
+  const parts = [count(people, "person", "people")];
+  if (bots) parts.push(count(bots, "bot", "bots"));
+  return `${count(t.players, "player", "players")}: ${parts.join(", ")}`;
+}
+
+async function loadCounts() {
+  let facts;
+  try {
+    facts = await getJSON("/api/lobby");
+  } catch {
+    return;
+  }
+  const c = facts.counts;
+  $("lobby-counts").textContent =
+    `${count(c.free, "table waits", "tables wait")} for players · ${count(c.playing, "table", "tables")} playing · ${count(c.finished, "game", "games")} finished.`;
+  $("history-count").textContent = `(${c.finished})`;
+  if (facts.expire_after) {
+    const bots = facts.expire_bots_only_after;
+    $("expiry").textContent =
+      `A table where nothing happens for ${duration(facts.expire_after)}` +
+      (bots ? ` (${duration(bots)} where only bots sit)` : "") +
+      " is closed and no longer listed.";
+  }
+}
+
+async function fetchTables() {
+  if (filter === "free") return (await getJSON("/api/tables?free=true")).tables;
+  if (filter === "playing") return (await getJSON("/api/tables?status=playing")).tables;
+  // Open and playing: the tables with a free seat first (asked for apart, so an old table
+  // still waiting for someone is not pushed out by busy ones), then the others.
+  const [free, playing] = await Promise.all([getJSON("/api/tables?free=true"), getJSON("/api/tables?status=playing")]);
+  const seen = new Set(free.tables.map((t) => t.id));
+  return [...free.tables, ...playing.tables.filter((t) => !seen.has(t.id))];
 }
 
 async function loadTables({ force = true } = {}) {
   if (!force && document.querySelector("#tables .join-form")) return; // someone is typing a name
-  const query = filter === "free" ? "?free=true" : filter ? `?status=${filter}` : "";
-  let data;
+  loadCounts();
+  let tables;
   try {
-    data = await getJSON(`/api/tables${query}`);
+    tables = await fetchTables();
   } catch (error) {
     $("tables").replaceChildren(el("li", { class: "error" }, error.message));
     return;
   }
-  const names = Object.fromEntries(games.map((g) => [g.id, g.name]));
-  if (!data.tables.length) {
-    const none = filter === "free" ? "No table has a free seat now: create one with a seat open for anyone." : "No tables yet: create one.";
+  if (!tables.length) {
+    const none = filter === "free" ? "No table has a free seat now: create one with a seat open for anyone." : "No table is being played now: create one.";
     $("tables").replaceChildren(el("li", { class: "muted" }, none));
     return;
   }
-  $("tables").replaceChildren(
-    ...data.tables.map((t) => {
-      const humans = t.seats.filter((s) => s.kind === "human").length;
-      const state = t.status === "finished" ? "finished" : `playing, step ${t.step}`;
-      const free = t.free || [];
-      const seatNames = t.seats.map((s) => (free.includes(s.seat) ? `P${s.seat} free` : s.name)).join(", ");
-      const item = el(
-        "li",
-        { "data-table": t.id, "data-free": free.join(",") },
-        el("strong", {}, names[t.game] || t.game),
-        el("span", { class: "meta" }, `${t.players} players (${humans} people) · ${state} · ${seatNames}`),
-        free.length ? el("span", { class: "free" }, free.length === 1 ? "1 free seat" : `${free.length} free seats`) : null,
-        ...free.map((seat) =>
-          el("button", { type: "button", class: "small", "data-join": seat, onclick: () => askName(item, t, seat) }, `Join as P${seat}`)),
-        el("a", { href: `/tables/${t.id}` }, t.status === "finished" ? "See the end" : "Watch"),
-        t.status === "finished" ? el("a", { href: `/replay#table=${t.id}` }, "Replay") : null,
-      );
-      return item;
-    }),
+  $("tables").replaceChildren(...tables.map(tableItem));
+}
+
+function tableItem(t) {
+  const free = t.free || [];
+  const seatNames = t.seats.map((s) => (free.includes(s.seat) ? `P${s.seat} free` : `P${s.seat} ${s.name}`)).join(", ");
+  const state = free.length ? `waiting for ${count(free.length, "player", "players")}` : `playing, turn ${t.turn}`;
+  const item = el(
+    "li",
+    { "data-table": t.id, "data-free": free.join(","), "data-status": t.status },
+    el("strong", {}, gameName(t.game)),
+    el("span", { class: "meta" }, `${who(t)} · ${state} · ${seatNames}`),
+    t.clock ? el("span", { class: "meta" }, `clock ${duration(t.clock)} a move`) : null,
+    free.length ? el("span", { class: "free" }, count(free.length, "free seat", "free seats")) : null,
+    ...free.map((seat) =>
+      el("button", { type: "button", class: "small", "data-join": seat, onclick: () => askName(item, t, seat) }, `Join as P${seat}`)),
+    el("a", { href: `/tables/${encodeURIComponent(t.id)}` }, "Watch"),
   );
+  return item;
+}
+
+function historyItem(t) {
+  const id = encodeURIComponent(t.id);
+  return el(
+    "li",
+    { "data-table": t.id, "data-status": t.status },
+    el("strong", {}, gameName(t.game)),
+    el("span", { class: "meta" }, `${t.seats.map((s) => `P${s.seat} ${s.name}`).join(", ")} · ${count(t.turn, "turn", "turns")} · ${ago(t.updated)}`),
+    el("a", { href: `/tables/${id}` }, "See the end"),
+    el("a", { href: `/replay#table=${id}`, "data-replay": t.id }, "Replay"),
+    el("a", { href: `/api/tables/${id}/record`, download: `${t.id}.json` }, "Record"),
+  );
+}
+
+/** The finished games, newest first, a page at a time (loaded when "Finished games" opens). */
+async function loadHistory({ more = false } = {}) {
+  const list = $("history-list");
+  const query = more && historyBefore !== null ? `&before=${historyBefore}` : "";
+  let data;
+  try {
+    data = await getJSON(`/api/tables?status=finished${query}`);
+  } catch (error) {
+    list.append(el("li", { class: "error" }, error.message));
+    return;
+  }
+  const items = data.tables.map(historyItem);
+  if (more) list.append(...items);
+  else list.replaceChildren(...(items.length ? items : [el("li", { class: "muted" }, "No game has finished yet.")]));
+  if (data.tables.length) historyBefore = data.tables[data.tables.length - 1].updated;
+  $("history-more").hidden = data.tables.length < 100;
 }
 
 /** The name to sit down as, asked beside the table; then claim the seat and open its page. */
 function askName(item, table, seat) {
   for (const old of document.querySelectorAll("#tables .join-form")) old.remove();
   const id = `join-name-${table.id}-${seat}`;
-  const input = el("input", { type: "text", id, maxlength: 32, required: true, autocomplete: "nickname", placeholder: "your name" });
+  const input = el("input", { type: "text", id, maxlength: 32, required: true, autocomplete: "nickname", placeholder: "your name", value: savedName() });
   const error = el("p", { class: "error", role: "alert" });
   const form = el(
     "form",
@@ -224,10 +346,12 @@ function askName(item, table, seat) {
       setTimeout(() => loadTables(), 2500);
       return;
     }
-    location.assign(claimed.url);
+    saveName(name);
+    location.assign(`/tables/${encodeURIComponent(table.id)}#token=${claimed.token}`);
   });
   item.append(form);
   input.focus();
+  input.select();
 }
 
 async function main() {
@@ -247,9 +371,13 @@ async function main() {
       loadTables();
     });
   }
+  $("history").addEventListener("toggle", () => {
+    if ($("history").open) loadHistory();
+  });
+  $("history-more").addEventListener("click", () => loadHistory({ more: true }));
   drawGame();
   loadTables();
-  setInterval(() => loadTables({ force: false }), 10000);
+  setInterval(() => loadTables({ force: false }), REFRESH_MS);
 }
 
 main();

@@ -10,6 +10,7 @@ import { showEnd } from "/static/phone.js";
 import { startAlerts, updateAlerts } from "/static/alerts.js";
 import { drawClocks } from "/static/clocks.js";
 import { resultTable } from "/static/end-result.js";
+import { seatSeen } from "/static/keep.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -102,6 +103,7 @@ function drawConnection() {
 
 function onView(connection, view) {
   if (connection.view && view.step < connection.view.step) return;
+  if (!connection.view) seatSeen(tableId, connection.token, tokens, view); // keep.js: my tables, invites
   connection.view = view;
   updateAlerts(connections.map((c) => c.view), gameInfo && gameInfo.name); // alerts.js
   if (!module) {
