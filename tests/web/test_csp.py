@@ -74,6 +74,8 @@ def test_the_lobby_replay_and_rules_pages_raise_no_violation(
     page.goto(f"{server.base}/")
     page.wait_for_selector("#game option", state="attached")
     page.goto(f"{server.base}/replay#table={made['id']}")
+    page.wait_for_selector("body[data-step='0']")
+    page.click("#last")  # the viewer opens at step 0; the end is drawn too
     page.wait_for_selector("#where[data-outcome]")
     page.goto(f"{server.base}/rules/glory-ranch")
     page.wait_for_selector("article h1")
