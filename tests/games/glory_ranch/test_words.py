@@ -30,6 +30,18 @@ def _no_notation(state: GloryState, said: str) -> None:
     assert not set(re.findall(r"[a-z][a-z'-]*[a-z]", said)) & ids, said
 
 
+def _cards_named(state: GloryState, line: str, said: str) -> None:
+    """Every card ``said`` names, the notation's ``line`` names too (by name or id), or
+    it lies face up in a ranch."""
+    ranches = {k for ranch in state.ranches for k in ranch}
+    for card in state.game.deck.cards:
+        named = re.compile(rf"(?<![\w'-]){re.escape(card.name)}(?![\w'-])")
+        if named.search(said) and card.index not in ranches:
+            either = f"{re.escape(card.name)}|{re.escape(card.id)}"
+            known = re.compile(rf"(?<![\w'-])({either})(?![\w'-])")
+            assert known.search(line), (card.name, line, said)
+
+
 def _told(state: GloryState, action: Hashable, player: int) -> dict[int | None, str]:
     names = NAMES[: state.game.players]
     seats = (*range(state.game.players), None)
@@ -325,6 +337,7 @@ def test_words_never_raise_speak_no_notation_and_tell_no_more_than_describe_for(
                 said = position.describe_words(viewer, act, player, names)
                 assert said
                 _no_notation(position, said)
+                _cards_named(position, line, said)
                 assert heard.setdefault(line, said) == said, (viewer, line, heard[line], said)
         state.apply(action, player)
         steps += 1
