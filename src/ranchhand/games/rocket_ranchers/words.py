@@ -159,26 +159,35 @@ def _beam(voice: Voice, action: Beam, player: int) -> str:
 
 
 def _after(voice: Voice, action: Hashable, player: int) -> list[str]:
-    """What followed without a choice: an automatic reboot, the deck's last card, the end."""
+    """What followed without a choice: an automatic reboot, the deck's last card, the end.
+
+    The rules say, on a copy the action is applied to; the copy is made only where one
+    of them may follow (every beam down once this action is done, or a deck of at most
+    one card), since a log line is made for every viewer at every step and most steps
+    are draws and placements that lead to nothing of the kind."""
     state = voice.state
+    down = player != CHANCE
+    if down:
+        before = state.beams[player]
+        if isinstance(action, Beam):
+            before &= ~(1 << state.tables.placement_of[action].beam)
+        down = not before
+    if not down and state.deck_size > 1:
+        return []
     twin = state.clone()
     try:
         twin.apply(action, player)
     except ActionError:
         return []
     told = []
-    if player != CHANCE:
-        before = state.beams[player]
-        if isinstance(action, Beam):
-            before &= ~(1 << state.tables.placement_of[action].beam)
-        if not before and twin.beams[player] == twin.all_beams:
-            mine = voice.their(player)
-            told.append(
-                _sentence(
-                    f"All {mine} beams were down, so {voice.who(player)} rebooted: "
-                    f"{mine} beams and {mine} dogship are face up again"
-                )
+    if down and twin.beams[player] == twin.all_beams:
+        mine = voice.their(player)
+        told.append(
+            _sentence(
+                f"All {mine} beams were down, so {voice.who(player)} rebooted: "
+                f"{mine} beams and {mine} dogship are face up again"
             )
+        )
     if state.deck_size and not twin.deck_size:
         told.append(
             "That was the deck's last card: play goes on until everyone has had as many turns."
