@@ -143,11 +143,18 @@ def test_hot_seat_hand_off_leaves_nothing_of_the_previous_hand(
             new_view = view_of(server, made["id"], tokens[nxt])
             hidden = secret_cards(old_hand, new_view, names)
             assert leaked(shown(page), hidden, names) == [], "during the hand-off screen"
+            # The header names whom the device goes to, nothing of the seat that had it.
+            people = ("Ann", "Bo")
+            header = " ".join(page.inner_text("#title").split())
+            assert f"passing the device to P{nxt} {people[nxt]}" in header, header
+            assert "you are" not in header and people[previous] not in header, header
+            assert people[previous] not in page.title()
             page.click("[data-handoff-to]")
             page.wait_for_selector("#seat-area:not([hidden])")
             page.wait_for_function("document.body.dataset.handoff === ''")
             assert leaked(shown(page), hidden, names) == [], "after the hand-off"
             assert page.get_attribute("body", "data-you") == str(nxt)
+            assert f"you are P{nxt} {people[nxt]}" in " ".join(page.inner_text("#title").split())
             handoffs += 1
             if handoffs == 3:
                 break
