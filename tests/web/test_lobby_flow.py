@@ -67,6 +67,11 @@ def test_create_lands_on_your_seat_with_the_invitations_and_the_pace(
     assert table_of(server, table, link.split("#token=")[1])["you"] == 1
     assert no_null(page.inner_text("#main"))
 
+    # Back in the lobby, the table offers this browser its seat.
+    page.goto(server.base + "/")
+    mine = page.locator(f"#tables [data-table='{table}'] a[data-your-seat]")
+    expect(mine).to_have_attribute("href", f"/tables/{table}#token={token}", timeout=WAIT_MS)
+
     view = table_of(server, table, token)
     assert view["clock"] is not None and view["clock"]["seconds"] == 60
     assert view["bot_delay"] == 1.5

@@ -5,7 +5,7 @@
 // The name you choose is remembered in this browser (saved.js).
 
 import { el, getJSON, patternDefs, postJSON, seatSwatch } from "/static/common.js";
-import { keepInvites, saveName, savedName } from "/static/saved.js";
+import { keepInvites, myTables, saveName, savedName, seatLink } from "/static/saved.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 10000;
@@ -280,6 +280,8 @@ function tableItem(t) {
       el("button", { type: "button", class: "small", "data-join": seat, onclick: () => askName(item, t, seat) }, `Join as P${seat}`)),
     el("a", { href: `/tables/${encodeURIComponent(t.id)}` }, "Watch"),
   );
+  const kept = myTables().find((entry) => entry.id === t.id);
+  if (kept) item.append(el("a", { href: seatLink(kept), "data-your-seat": t.id }, "Your seat"));
   return item;
 }
 
