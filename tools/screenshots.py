@@ -35,6 +35,7 @@ GAMES = {
     "rancho": (["human", "greedy", "greedy"], 9),
     "rocket-ranchers": (["human", "greedy", "greedy"], 5),
     "glory-ranch": (["human", "greedy", "greedy"], 4),
+    "super-farmer": (["human", "greedy", "greedy"], 8),
 }
 
 
@@ -77,7 +78,8 @@ def shoot(browser: Any, url: str, path: Path, viewport: dict[str, int]) -> None:
     page.wait_for_timeout(400)
     page.screenshot(path=str(path))
     page.close()
-    print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size // 1024} KB")
+    shown = path.relative_to(OUT.parent.parent) if path.is_relative_to(OUT.parent.parent) else path
+    print(f"{shown}: {path.stat().st_size // 1024} KB")
 
 
 def main() -> None:

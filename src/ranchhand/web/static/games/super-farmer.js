@@ -229,7 +229,7 @@ function ensureStyle() {
     .sf-face { display: block; line-height: 0; opacity: 0.8; }
     .sf-face.sf-up { opacity: 1; outline: 2px solid #1f5f8b; outline-offset: 1px; border-radius: 4px; }
     .sf-predators { list-style: none; margin: 0; padding: 0; flex: 1 1 100%; display: grid; gap: 0.2rem; font-size: 0.85rem; }
-    .sf-predator svg { vertical-align: middle; }
+    .sf-predator svg { display: inline-block; vertical-align: middle; }
     .sf-roll { margin: 0; flex: 1 1 100%; font-size: 0.9rem; }
     .sf-farms { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 20rem), 1fr)); gap: 0.5rem; }
     .sf-farm { border: 1px solid #dcd8ce; border-radius: 8px; padding: 0.35rem 0.5rem; min-width: 0; }
