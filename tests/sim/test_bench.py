@@ -8,7 +8,8 @@ from typer.testing import CliRunner
 
 from ranchhand.cli.main import app
 from ranchhand.core.registry import register
-from ranchhand.sim.bench import FAST_ENGINES, bench, cores
+from ranchhand.sim.bench import bench, cores
+from ranchhand.sim.fast import FAST_ENGINES
 
 register("toy", "tests.core.toy")
 runner = CliRunner()

@@ -515,8 +515,8 @@ def simulate_command(
     engine: Annotated[
         str,
         typer.Option(
-            help="reference, or fast: Rancho's compiled engine (random and greedy seats, one "
-            "process; needs the fast extra)."
+            help="reference, or fast: the game's compiled engine (Rancho: random and greedy "
+            "seats; Super Farmer: random, greedy and daring; one process; needs the fast extra)."
         ),
     ] = "reference",
 ) -> None:
@@ -558,14 +558,14 @@ def simulate_command(
 
 
 def _simulator(engine: str, elsewhere: bool) -> Callable[..., Report]:
-    """What plays a simulation's games: ``simulate``, or Rancho's fast engine."""
+    """What plays a simulation's games: ``simulate``, or the game's compiled engine."""
     if engine == "reference":
         return simulate
     if engine != "fast":
         raise OptionError(f"no engine {engine!r}; engines are: reference, fast")
     if elsewhere:
         raise OptionError("--engine fast runs on the local backend without a store")
-    from ranchhand.games.rancho.fast.simulate import simulate_fast
+    from ranchhand.sim.fast import simulate_fast
 
     return simulate_fast
 

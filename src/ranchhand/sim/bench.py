@@ -2,13 +2,12 @@
 
 Two engines can be timed. ``reference`` is the Python engine every game has (what
 ``play`` and ``simulate`` run). ``fast`` is a compiled engine that plays whole games with the
-same rules, for the games that have one: :data:`FAST_ENGINES` names, per game, the function
-that times it, imported only when asked for (compiling is slow and its packages optional).
+same rules, for the games that have one (:data:`ranchhand.sim.fast.FAST_ENGINES`), imported
+only when asked for (compiling is slow and its packages optional).
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ranchhand.core.errors import OptionError
-from ranchhand.core.registry import bot_factory, canonical_name, game_class, load
+from ranchhand.core.registry import bot_factory, game_class, load
 from ranchhand.core.runner import derive_seed, play
 
 ENGINES = ("reference", "fast")
@@ -68,9 +67,6 @@ class BenchResult:
 Timer = Callable[[str, int, int, str, int], BenchResult]
 """Times ``games`` games: (game, players, games, bot, seed) -> a result with engine set."""
 
-FAST_ENGINES: dict[str, str] = {"rancho": "ranchhand.games.rancho.fast.bench:time_games"}
-"""Each game's compiled engine timer as ``"module:function"`` (a :data:`Timer`), by game id."""
-
 
 def cores() -> int:
     """The cores this process may run on (the machine's count where affinity is unknown)."""
@@ -88,15 +84,12 @@ def default_player_counts(game: str) -> list[int]:
 
 
 def fast_timer(game: str) -> Timer:
-    """The compiled engine's timer of ``game``; OptionError naming the games that have one."""
-    name = canonical_name(game)
-    target = FAST_ENGINES.get(name)
-    if target is None:
-        having = ", ".join(sorted(FAST_ENGINES)) or "none yet"
-        raise OptionError(f"{name} has no fast engine (games with one: {having})")
-    module, function = target.split(":")
-    timer: Timer = getattr(importlib.import_module(module), function)
-    return timer
+    """The compiled engine's timer of ``game``; OptionError naming the games that have one
+    (:data:`ranchhand.sim.fast.FAST_ENGINES`)."""
+    from ranchhand.sim import fast
+
+    fast.fast_engine(game)
+    return fast.time_games
 
 
 def bench(

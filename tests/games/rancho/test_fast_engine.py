@@ -192,7 +192,7 @@ def test_simulate_fast_refuses_what_it_cannot_play() -> None:
     assert result.exit_code != 0
     assert "not 'ismcts'" in result.output
     result = CliRunner().invoke(app, ["simulate", "glory-ranch", "--engine", "fast"])
-    assert "rancho only" in result.output
+    assert "glory-ranch has no fast engine (games with one: rancho, super-farmer)" in result.output
 
 
 def test_bench_times_the_fast_engine() -> None:

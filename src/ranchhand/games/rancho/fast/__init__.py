@@ -3,9 +3,10 @@
 ``kernel`` holds the rules on arrays, ``greedy`` the greedy bot, ``play`` whole games,
 ``playout`` the search's greedy rollouts from any position (``RanchoGame.compiled_playout``),
 ``engine`` the Python face (and the step-by-step table the differential test drives),
-``simulate`` and ``bench`` the commands' entry points; ``cache`` keeps numba's cache of
-compiled code in step with every file of the package. Without numba the package
-refuses to load with the install line, which the commands show as an error.
+``simulate`` what ``ranchhand.sim.fast`` runs and times for the commands; ``cache``
+keeps numba's cache of compiled code in step with every file of the package. Without
+numba the package refuses to load with the install line, which the commands show as an
+error.
 """
 
 from ranchhand.core.errors import OptionError
