@@ -66,6 +66,11 @@ def test_create_lands_on_your_seat_with_the_invitations_and_the_pace(
     assert f"/tables/{table}#token=" in link and token not in link
     assert table_of(server, table, link.split("#token=")[1])["you"] == 1
     assert no_null(page.inner_text("#main"))
+    assert "1 link to send" in page.inner_text("[data-invite] summary")
+    # Seen once, the box is folded on the next visit, the link still in it.
+    page.reload()
+    page.locator("[data-invite] [data-invite-seat='1']").wait_for(state="attached")
+    assert page.get_attribute("[data-invite]", "open") is None
 
     # Back in the lobby, the table offers this browser its seat.
     page.goto(server.base + "/")

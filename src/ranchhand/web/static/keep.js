@@ -1,10 +1,11 @@
 // The table page's memory in this browser (saved.js): a seat opened with its token is
 // kept for the "My tables" page (/my), and the creator of a table finds the other people's
-// seat links, kept by the lobby, in an "Invite" box beside the seats. Called by shell.js
-// with each connection's first view; nothing here is sent anywhere.
+// seat links, kept by the lobby, in an "Invite" box beside the seats (open the first time,
+// folded on later visits). Called by shell.js with each connection's first view; nothing
+// here is sent anywhere.
 
 import { copyButton, el, seatSwatch } from "/static/common.js";
-import { invitesFor, keepSeat } from "/static/saved.js";
+import { invitesFor, invitesShown, keepSeat } from "/static/saved.js";
 
 let invited = false;
 
@@ -30,8 +31,11 @@ function drawInvites(tableId, view) {
   const page = `${location.origin}/tables/${encodeURIComponent(tableId)}`;
   const box = el(
     "details",
-    { id: "invite", class: "invite", "data-invite": "", open: true },
-    el("summary", {}, "Invite"),
+    { id: "invite", class: "invite", "data-invite": "", open: !kept.shown },
+    el("summary", {}, `Invite (${[
+      kept.seats.length ? `${kept.seats.length} ${kept.seats.length === 1 ? "link" : "links"} to send` : "",
+      free.length ? `${free.length} open ${free.length === 1 ? "seat" : "seats"}` : "",
+    ].filter(Boolean).join(" · ")})`),
     kept.seats.length
       ? [
         el("p", {}, "Send each person the link of their seat: it is their key to it, so send it to them alone."),
@@ -62,4 +66,5 @@ function drawInvites(tableId, view) {
     el("p", {}, "Anyone may watch from this table's page. ", copyButton(page, "Copy the table's link")),
   );
   anchor.after(box);
+  invitesShown(tableId); // open the first time; folded away on later visits, still there
 }

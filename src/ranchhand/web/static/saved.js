@@ -5,7 +5,7 @@
 //                      hot, saved}], newest first, at most MAX_TABLES
 //   ranchhand.invites  links to the other people's seats of tables created here, for the
 //                      creator's "Invite" box: {id: {saved, seats: [{seat, name, url}],
-//                      open: [seat, ...]}}, at most MAX_TABLES tables
+//                      open: [seat, ...], shown}}, at most MAX_TABLES tables
 // Storage may be off (private windows, a full quota): every reader then gets nothing and
 // every writer does nothing, and the pages still work without it.
 
@@ -88,7 +88,15 @@ export function invitesFor(id) {
   const invites = read(INVITES_KEY, {});
   const kept = invites && invites[id];
   if (!kept || !Array.isArray(kept.seats)) return null;
-  return { seats: kept.seats, open: Array.isArray(kept.open) ? kept.open : [] };
+  return { seats: kept.seats, open: Array.isArray(kept.open) ? kept.open : [], shown: Boolean(kept.shown) };
+}
+
+/** Remember that the creator has seen a table's invitations (later visits fold them away). */
+export function invitesShown(id) {
+  const invites = read(INVITES_KEY, {});
+  if (!invites || !invites[id] || invites[id].shown) return;
+  invites[id].shown = true;
+  write(INVITES_KEY, invites);
 }
 
 export function keepInvites(id, seats, open = []) {
