@@ -55,7 +55,7 @@ function herdResult(view, seat) {
     return `herd complete${turns ? ` after ${turns} turns` : ""}: ${animals}`;
   }
   const lacking = missing(view, seat, herd);
-  return lacking.length ? `${animals}; no ${lacking.map((k) => k.replaceAll("_", " ")).join(", ")}` : animals;
+  return lacking.length ? `${animals}; still needs ${lacking.map((k) => k.replaceAll("_", " ")).join(", ")}` : animals;
 }
 
 /**
