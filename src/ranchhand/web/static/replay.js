@@ -5,7 +5,6 @@
 // at a chosen speed (remembered in this browser); see docs/web.md.
 
 import { el, getJSON, outcomeWords, patternDefs, seatBadge, seatOf, svg } from "/static/common.js";
-import { logItem, logSwitch } from "/static/log.js";
 
 const $ = (id) => document.getElementById(id);
 let record = null;
@@ -178,9 +177,7 @@ function board(view) {
 
 function draw(view, step) {
   const r = view.replay;
-  const next = r.next === null ? "the end"
-    : r.next_player === -2 ? "next: an undo (the last move is taken back)" // docs/server.md, "Undo"
-    : `next: ${r.next_player < 0 ? "chance" : seatOf(view, r.next_player).label}: ${r.next}`;
+  const next = r.next === null ? "the end" : `next: ${r.next_player < 0 ? "chance" : seatOf(view, r.next_player).label}: ${r.next}`;
   $("where").textContent = `Step ${step} of ${r.steps} · ${next}` + (view.outcome ? ` · ${outcomeWords(view)}` : "");
   if (view.outcome) $("where").dataset.outcome = JSON.stringify(view.outcome);
   else delete $("where").dataset.outcome;
@@ -194,8 +191,7 @@ function draw(view, step) {
   } else {
     boards.replaceChildren(...board(view));
   }
-  logSwitch(el, $("log"), () => drawLogOf(logView)); // log.js: words, or the notation
-  drawLogOf(view);
+  $("log").replaceChildren(...view.log.map((line) => el("li", {}, line)));
   $("log").scrollTop = $("log").scrollHeight;
   $("back").disabled = step === 0;
   $("first").disabled = step === 0;
@@ -296,12 +292,4 @@ const fromHash = new URLSearchParams(location.hash.slice(1)).get("table");
 if (fromHash) {
   $("table-id").value = fromHash;
   openTable(fromHash);
-}
-
-let logView = null; // the view whose log is on screen (the notation switch redraws it)
-
-/** The log of `view` in words (the notation as each entry's title), or in notation. */
-function drawLogOf(view) {
-  logView = view;
-  $("log").replaceChildren(...view.log.map((_, i) => logItem(el, view, i)));
 }
