@@ -113,15 +113,21 @@ def _moves(state: GloryState, action: Hashable, player: int) -> list[Move]:
 
 def played(state: GloryState, action: Hashable, player: int) -> GloryState | None:
     """A copy of ``state`` with ``action`` applied, its :attr:`~GloryState.moves` recording
-    what it did; None if the action is not legal (or the game is over)."""
-    if state.is_terminal():
-        return None
-    twin = state.clone()
-    twin.moves = []
-    try:
-        twin.apply(action, player)
-    except ActionError:
-        return None
+    what it did; None if the action is not legal (or the game is over). Remembered on
+    ``state`` until it changes: a table asks for every viewer's line, in notation and in
+    words. The copy is only read."""
+    known = state._played
+    if known is not None and known[0] == player and known[1] == action:
+        return known[2]
+    twin: GloryState | None = None
+    if not state.is_terminal():
+        twin = state.clone()
+        twin.moves = []
+        try:
+            twin.apply(action, player)
+        except ActionError:
+            twin = None
+    state._played = (player, action, twin)
     return twin
 
 

@@ -90,7 +90,15 @@ class GloryState(State):
         self._offered: tuple[Step, list[Hashable]] | None = None
         """The choices of the step on top, as ``_settle`` found them while checking the step
         is a real decision; ``_legal_actions`` hands them out for that same step."""
+        self._played: tuple[int, Hashable, GloryState | None] | None = None
+        """The last action worked out for the log (:func:`.describe.played`): the player, the
+        action and the copy it was applied to; every viewer's line, in notation and in
+        words, asks for the same one, so it is applied once. Forgotten with the caches."""
         self._deal()
+
+    def _forget_cached(self) -> None:
+        super()._forget_cached()
+        self._played = None
 
     # ------------------------------------------------------------ protocol
     def _current_player(self) -> int:

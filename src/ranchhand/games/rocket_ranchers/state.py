@@ -74,6 +74,14 @@ class RocketState(State):
         self.setting_up = True
         self.pending: list[int] = []
         self.over: Outcome | None = None
+        self._played: tuple[int, Hashable, RocketState | None] | None = None
+        """The last action the log in words played on a copy (:func:`.words.played`): the
+        player, the action and the copy; every viewer's line asks for the same one.
+        Forgotten with the caches."""
+
+    def _forget_cached(self) -> None:
+        super()._forget_cached()
+        self._played = None
 
     # ----------------------------------------------------------- whose turn
     def _current_player(self) -> int:

@@ -128,7 +128,9 @@ def _head(voice: Voice, action: Hashable, player: int) -> str:
         kept = f", keeping {voice.their(player)} dogship face up" if state.dogship[player] else ""
         return _sentence(f"{who} ended {voice.their(player)} turn{kept}")
     if isinstance(action, Draw) and EMPTY in state.display:
-        kind = tables.card_of(action.card)
+        kind = tables.drawn.get(action)  # the tables' own draw: one lookup
+        if kind is None:
+            kind = tables.card_of(action.card)
         if kind is None:
             return ""
         drawn = voice.card(kind)
@@ -174,10 +176,8 @@ def _after(voice: Voice, action: Hashable, player: int) -> list[str]:
         down = not before
     if not down and state.deck_size > 1:
         return []
-    twin = state.clone()
-    try:
-        twin.apply(action, player)
-    except ActionError:
+    twin = played(state, action, player)
+    if twin is None:
         return []
     told = []
     if down and twin.beams[player] == twin.all_beams:
@@ -195,6 +195,23 @@ def _after(voice: Voice, action: Hashable, player: int) -> list[str]:
     if twin.over is not None and state.over is None:
         told.append(_final(voice, twin))
     return told
+
+
+def played(state: RocketState, action: Hashable, player: int) -> RocketState | None:
+    """A copy of ``state`` with ``action`` applied (None if the rules refuse it),
+    remembered on ``state`` until it changes: every viewer's line asks for it. The copy
+    is only read."""
+    known = state._played
+    if known is not None and known[0] == player and known[1] == action:
+        return known[2]
+    twin = state.clone()
+    try:
+        twin.apply(action, player)
+    except ActionError:
+        state._played = (player, action, None)
+        return None
+    state._played = (player, action, twin)
+    return twin
 
 
 def _final(voice: Voice, twin: RocketState) -> str:
