@@ -53,17 +53,16 @@ def test_each_level_seats_a_bot(sqlite_client: Any) -> None:
             assert [s["kind"] for s in made["seats"]] == seats
 
 
-def test_the_lobby_counts_tables_and_says_when_an_idle_one_closes(sqlite_url: str) -> None:
-    with client_for(sqlite_url, expire_after=7200.0, expire_bots_only_after=600.0) as client:
-        assert client.get("/api/lobby").json() == {
-            "counts": {"playing": 0, "free": 0, "finished": 0},
-            "expire_after": 7200.0,
-            "expire_bots_only_after": 600.0,
-        }
+def test_the_lobby_counts_tables_and_says_when_an_idle_one_closes(db_url: str) -> None:
+    with client_for(db_url, expire_after=7200.0, expire_bots_only_after=600.0) as client:
+        before = client.get("/api/lobby").json()
+        assert before["expire_after"] == 7200.0 and before["expire_bots_only_after"] == 600.0
         create(client, "rancho", ["human", "human"], open=[1])
         create(client, "rancho", ["human", "human"])
-        facts = client.get("/api/lobby").json()
-        assert facts["counts"] == {"playing": 2, "free": 1, "finished": 0}
+        after = client.get("/api/lobby").json()["counts"]
+        # PostgreSQL's database is the session's: other tests' tables count too.
+        gained = {key: after[key] - before["counts"][key] for key in after}
+        assert gained == {"playing": 2, "free": 1, "finished": 0}
 
 
 def test_finished_tables_page_on_with_before(sqlite_client: Any) -> None:
@@ -85,3 +84,20 @@ def test_finished_tables_page_on_with_before(sqlite_client: Any) -> None:
     # Finished tables are not among the playing ones the lobby lists first.
     playing = sqlite_client.get("/api/tables?status=playing").json()["tables"]
     assert not {t["id"] for t in made} & {t["id"] for t in playing}
+
+
+def test_an_expired_table_is_neither_listed_nor_counted(sqlite_client: Any) -> None:
+    made = create(sqlite_client, "rancho", ["human", "human"], open=[1])
+    assert sqlite_client.get("/api/lobby").json()["counts"]["free"] == 1
+    service = sqlite_client.app.state.service
+    closed = service.expire(60, 60, now=time.time() + 3600)
+    assert made["id"] in {table for table, _ in closed}
+    assert sqlite_client.get("/api/lobby").json()["counts"] == {
+        "playing": 0,
+        "free": 0,
+        "finished": 0,
+    }
+    for query in ("", "?free=true", "?status=playing", "?status=finished"):
+        listed = sqlite_client.get(f"/api/tables{query}").json()["tables"]
+        assert made["id"] not in {t["id"] for t in listed}
+    assert sqlite_client.get("/api/tables?status=expired").status_code in (400, 422)
