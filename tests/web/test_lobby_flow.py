@@ -49,7 +49,9 @@ def test_create_lands_on_your_seat_with_the_invitations_and_the_pace(
     page.select_option("#seat-kind-2", "easy")
     page.fill("#seat-name-0", "Ann")
     page.fill("#seat-name-1", "Bo")
+    assert page.is_hidden("#clock-bot")
     page.select_option("#clock", "60")
+    page.select_option("#clock-bot", "random")
     page.select_option("#bot-delay", "1.5")
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r"/tables/[^#]+#token="), timeout=WAIT_MS)
@@ -79,6 +81,7 @@ def test_create_lands_on_your_seat_with_the_invitations_and_the_pace(
 
     view = table_of(server, table, token)
     assert view["clock"] is not None and view["clock"]["seconds"] == 60
+    assert view["clock"]["bot"] == "random"
     assert view["bot_delay"] == 1.5
     assert [s["kind"] for s in view["seats"]] == ["human", "human", "easy"]
     assert [s["name"] for s in view["seats"]][:2] == ["Ann", "Bo"]

@@ -47,6 +47,14 @@ function drawGame() {
   }
   drawSeats();
   drawOptions(game);
+  drawClockBot(game);
+}
+
+/** Who moves for a person out of time: a bot that answers at once (no search). */
+function drawClockBot(game) {
+  const quick = levels(game).filter((b) => !b.search);
+  $("clock-bot").replaceChildren(...quick.map((b, i) => el("option", { value: b.kind, selected: i === 0 }, b.label)));
+  $("clock-bot-row").hidden = !$("clock").value;
 }
 
 function drawSeats() {
@@ -153,7 +161,10 @@ function newTable() {
   const body = { game: $("game").value, players: seats.length, seats, names, options: chosenOptions() };
   if (open.length) body.open = open;
   body.bot_delay = Number($("bot-delay").value);
-  if ($("clock").value) body.clock = Number($("clock").value);
+  if ($("clock").value) {
+    body.clock = Number($("clock").value);
+    if ($("clock-bot").value) body.clock_bot = $("clock-bot").value;
+  }
   const typed = rows.find((row, i) => chosen[i] === "human" && row.querySelector("input").value.trim());
   return { body, typedName: typed ? typed.querySelector("input").value.trim() : "" };
 }
@@ -365,6 +376,7 @@ async function main() {
     drawGame();
   });
   $("players").addEventListener("change", drawSeats);
+  $("clock").addEventListener("change", () => ($("clock-bot-row").hidden = !$("clock").value));
   $("new-table").addEventListener("submit", create);
   for (const button of document.querySelectorAll("[data-filter]")) {
     button.addEventListener("click", () => {
