@@ -21,7 +21,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE
-from ranchhand.games.glory_ranch.actions import Choose, Draw, HandCard, Pick, Place, Steal, Target
+from ranchhand.games.glory_ranch.actions import Choose, Draw, HandCard, Place, Steal, Target
 from ranchhand.games.glory_ranch.describe import Move, played
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def words(
     voice = Voice(state, viewer, names)
     twin = played(state, action, player)
     moves: list[Move] = twin.moves if twin is not None and twin.moves is not None else []
-    head, covered = _head(voice, action, player, moves)
+    head, covered = _head(voice, action, player)
     if head and twin is not None and _went_left(state, twin, action, player):
         head = f"{head[:-1]} at the left end of {voice.their(player)} ranch."
     sentences = [head] if head else []
@@ -95,13 +95,12 @@ def words(
         goes = voice.verb(first, "go", "goes")
         sentences.append(_sentence(f"Round {twin.round} begins: {voice.who(first)} {goes} first"))
     if not sentences:  # an action the rules would refuse: told as typed
-        return _sentence(f"{voice.who(player)} chose {action}")
+        who = "Chance" if player == CHANCE else voice.who(player)
+        return _sentence(f"{who} chose {action}")
     return " ".join(sentences)
 
 
-def _head(
-    voice: Voice, action: Hashable, player: int, moves: list[Move]
-) -> tuple[str, tuple[Any, ...] | None]:
+def _head(voice: Voice, action: Hashable, player: int) -> tuple[str, tuple[Any, ...] | None]:
     """The action itself in a sentence ('' when its first move tells it), and the move it
     stands for (not told twice)."""
     state = voice.state
@@ -143,9 +142,7 @@ def _head(
         return _sentence(f"{who} chose {sign} for rock-paper-scissors"), None
     if isinstance(action, Draw | Steal) and top is not None and action.card in game.index:
         return _drawn(voice, top, game.index[action.card])
-    if isinstance(action, Pick) and moves:
-        return "", None  # the discard, return or protection that follows tells it
-    return "", None
+    return "", None  # a pick: the discard, return or protection that follows tells it
 
 
 def _went_left(state: GloryState, twin: GloryState, action: Hashable, player: int) -> bool:

@@ -87,7 +87,8 @@ def words(
     voice = Voice(state, viewer, names)
     head = _head(voice, action, player)
     if not head:  # an action the rules would refuse: told as typed
-        return _sentence(f"{voice.who(player)} chose {action}")
+        who = "Chance" if player == CHANCE else voice.who(player)
+        return _sentence(f"{who} chose {action}")
     return " ".join([head, *_after(voice, action, player)])
 
 
