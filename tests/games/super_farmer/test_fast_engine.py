@@ -27,6 +27,7 @@ from typer.testing import CliRunner
 
 from ranchhand.core import CHANCE, OptionError
 from ranchhand.core.registry import load
+from ranchhand.core.streams import ChanceStream, playout
 from ranchhand.sim.simulate import Simulation, simulate
 
 pytest.importorskip("numba")
@@ -217,3 +218,38 @@ def test_bench_times_the_fast_engine_beside_the_reference() -> None:
     rows = json.loads(result.output)["results"]
     assert sorted(r["engine"] for r in rows) == ["fast", "reference"]
     assert all(r["steps"] >= r["turns"] > 0 for r in rows)
+
+
+@pytest.mark.parametrize("options", OPTION_VALUES[:1] + OPTION_VALUES[-2:], ids=str)
+@pytest.mark.parametrize("bot", ["greedy", "daring"])
+def test_the_compiled_playout_is_the_reference_rollout(options: dict[str, str], bot: str) -> None:
+    """At positions of every phase along reference games, ``compiled_playout`` returns
+    what ``streams.playout`` returns with fresh bots and the same stream: the same values
+    (returns at the end, else ``evaluate()``), steps and end, for several step limits;
+    neither the position nor the stream moves."""
+    make = GreedyBot if bot == "greedy" else DaringBot
+    compared = 0
+    for players in (1, 2, 5):
+        game = load("super-farmer", players, max_turns=120, **options)
+        fast = game.compiled_playout(bot)
+        assert fast is not None and fast is game.compiled_playout(bot)
+        rng = random.Random(players)
+        state = game.new_initial_state()
+        while not state.is_terminal() and compared < 400:
+            for stream_number in (1, 2**40 + 3):
+                stream = ChanceStream(stream_number)
+                stream.at(state.turn)
+                stream.k = rng.randrange(3)
+                for max_steps in (0, 7, 10_000):
+                    before = state.to_json()
+                    got = fast(state, stream, max_steps)
+                    want = playout(state.clone(), make, stream.fork(), max_steps, rng)
+                    assert got == want, (players, state.turn, max_steps)
+                    assert state.to_json() == before and stream.turn == state.turn
+                    compared += 1
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply(state.sample_chance(rng), CHANCE)
+            else:
+                state.apply(rng.choice(state.legal_actions(player)), player)
+    assert game.compiled_playout("random") is None and game.compiled_playout("optimal") is None

@@ -10,8 +10,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ranchhand.core import ChanceOutcomes, Game, Option
+from ranchhand.core import ChanceOutcomes, Game, Option, OptionError
 from ranchhand.core.errors import GameDefinitionError
+from ranchhand.core.game import Playout
 from ranchhand.games.super_farmer.actions import DiceRoll, Trade
 from ranchhand.games.super_farmer.exchanges import Offers
 from ranchhand.games.super_farmer.summary import SuperFarmerSummary
@@ -121,6 +122,23 @@ class SuperFarmerGame(Game):
         if not isinstance(observation, SuperFarmerObservation) or observation.game is not self:
             raise GameDefinitionError(f"{self.id}: not an observation of this game")
         return observation.state.clone()
+
+    def compiled_playout(self, policy: str) -> Playout | None:
+        """The fast engine's playout with ``greedy`` or ``daring`` bots (``fast/engine.py``),
+        made once per game and bot; None for another bot, or without numba (the ``fast``
+        extra), whose package is imported here, on the first call, so loading the game
+        never loads numba."""
+        if policy not in ("greedy", "daring"):
+            return None
+        made: dict[str, Playout | None] = self.__dict__.setdefault("_fast_playouts", {})
+        if policy not in made:
+            try:
+                from ranchhand.games.super_farmer.fast.engine import FastPlayout, FastSuperFarmer
+
+                made[policy] = FastPlayout(FastSuperFarmer(self), policy)
+            except (ImportError, OptionError):
+                made[policy] = None
+        return made[policy]
 
     def _encoding(self) -> Any:
         """The fixed action space and observation tensor (``encoding.py``)."""

@@ -17,6 +17,8 @@ from typing import cast
 import numpy as np
 
 from ranchhand.core import CHANCE, Game, OptionError
+from ranchhand.core.game import TRUNCATED, Outcome, State
+from ranchhand.core.streams import ChanceStream
 from ranchhand.games.super_farmer.actions import DiceRoll, Roll, Trade
 from ranchhand.games.super_farmer.bots import GreedyBot
 from ranchhand.games.super_farmer.exchanges import unit
@@ -148,6 +150,57 @@ class FastSuperFarmer:
             s[kernel.ROLLS + i] = state.stats[name]
         herd[:] = state.herd
         animals[:, :] = state.animals
+
+
+class FastPlayout:
+    """``Game.compiled_playout`` for one loaded game and bot (a ``core.game.Playout``):
+    fresh ``greedy`` (or ``daring``) bots in every seat play on in the kernel, with the
+    dice :mod:`ranchhand.core.streams` would draw, so the rollout is the reference's
+    (``streams.playout``), step for step. One kernel table is kept and refilled each
+    call (one call at a time: a search's rollouts follow one another)."""
+
+    def __init__(self, engine: FastSuperFarmer, bot: str) -> None:
+        self.engine = engine
+        self.policy = policy_of(bot)
+        if self.policy == kernel.RANDOM:
+            raise OptionError("a compiled playout plays greedy or daring seats, not random")
+        players = engine.game.players
+        self.s = np.zeros(kernel.SCALARS, dtype=np.int64)
+        self.herd = np.zeros(kernel.KINDS, dtype=np.int64)
+        self.animals = np.zeros((players, kernel.KINDS), dtype=np.int64)
+        self.rows = np.zeros(1 + len(engine.rules.give), dtype=np.int64)
+
+    def __call__(
+        self, state: State, stream: ChanceStream, max_steps: int
+    ) -> tuple[list[float], int, bool]:
+        """Play on from ``state`` (unchanged) for at most ``max_steps`` steps, chance drawn
+        as ``streams.sample`` would go on drawing from ``stream`` (unchanged): (each
+        player's returns if the game ended, else ``evaluate()`` where it stopped; the steps
+        played; whether it ended)."""
+        engine = self.engine
+        if not isinstance(state, SuperFarmerState) or state.game is not engine.game:
+            raise ValueError(f"this playout plays positions of {engine.game!r} only")
+        engine.load(state, self.s, self.herd, self.animals)
+        steps, ended = kernel.play_on(
+            engine.rules,
+            self.s,
+            self.herd,
+            self.animals,
+            self.policy,
+            stream.stream,
+            stream.turn,
+            stream.k,
+            max_steps,
+            self.rows,
+        )
+        if ended:
+            winner = int(self.s[kernel.WINNER])
+            outcome = Outcome((winner,)) if winner >= 0 else TRUNCATED
+            return outcome.returns(engine.game.players), int(steps), True
+        where = state.clone()  # the position reached, for the game's own evaluation
+        where.herd = self.herd.tolist()
+        where.animals = self.animals.tolist()
+        return where.evaluate(), int(steps), False
 
 
 class FastTable:

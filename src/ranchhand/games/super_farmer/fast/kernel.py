@@ -431,3 +431,63 @@ def play_many(rules: Rules, seeds: np.ndarray, policies: np.ndarray, results: np
         results[game, R_STEPS] = steps
         for i in range(len(STATS)):
             results[game, 3 + i] = s[ROLLS + i]
+
+
+# ------------------------------------------------------------------ the search's playouts
+# numba types a plain int above 2**63 as a float in mixed arithmetic: every number of
+# the hash is an unsigned 64-bit integer, so its products wrap as SplitMix64's must.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
+_SHIFT_1, _SHIFT_2, _SHIFT_3 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+
+@njit(cache=True)
+def _mix(x: np.uint64) -> np.uint64:
+    """``core.streams.mix``: SplitMix64's step, wrapping at 64 bits."""
+    x = x + _GOLDEN
+    x = (x ^ (x >> _SHIFT_1)) * _MIX_1
+    x = (x ^ (x >> _SHIFT_2)) * _MIX_2
+    return x ^ (x >> _SHIFT_3)  # type: ignore[no-any-return]
+
+
+@njit(cache=True)
+def point(stream: int, turn: int, k: int, total: int) -> int:
+    """``core.streams.point``: the ``k``-th draw of ``turn`` in ``stream``, in [0, total)."""
+    x = _mix(_mix(_mix(np.uint64(stream)) ^ np.uint64(turn)) ^ np.uint64(k))
+    return np.int64(x % np.uint64(total))  # type: ignore[return-value]
+
+
+@njit(cache=True)
+def play_on(
+    rules: Rules,
+    s: np.ndarray,
+    herd: np.ndarray,
+    animals: np.ndarray,
+    policy: int,
+    stream: int,
+    turn: int,
+    k: int,
+    max_steps: int,
+    rows: np.ndarray,
+) -> tuple[int, bool]:
+    """``policy`` (greedy or daring) in every seat plays on until the game ends or
+    ``max_steps`` steps are played: (the steps, whether it ended). Each roll draws
+    :func:`point` where a ``ChanceStream`` stands, at draw ``k`` of ``turn``, keyed by the
+    table's turn as ``streams.sample`` keys it (a new turn counts its draws from 0)."""
+    total = rules.roll_ends[-1]
+    steps = 0
+    while steps < max_steps:
+        who = current(rules, s)
+        if who == TERMINAL:
+            return steps, True
+        if who == CHANCE:
+            if s[TURN] != turn:
+                turn = s[TURN]
+                k = 0
+            chance(rules, s, herd, animals, point(stream, turn, k, total))
+            k += 1
+        else:
+            apply(rules, s, herd, animals, choose(rules, s, herd, animals, policy, rows))
+        steps += 1
+    return steps, current(rules, s) == TERMINAL
