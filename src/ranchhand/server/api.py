@@ -49,6 +49,10 @@ class NewTable(BaseModel):
         default=None, max_length=MAX_PLAYERS, examples=[[2]]
     )
     """Human seats left free for anyone to claim (no token now)."""
+    chat_spectators: bool = False
+    """Spectators may write in the table's chat (else they only read it)."""
+    chat_in_record: bool = False
+    """The chat is part of the finished table's record (``chat``)."""
 
 
 class Claim(BaseModel):
@@ -119,7 +123,9 @@ def router(
     default_bot_delay: float,
     public_url: str | None,
     max_open_per_client: int | None = None,
+    record_extra: Callable[[str], dict[str, Any]] | None = None,
 ) -> APIRouter:
+    """The table routes; ``record_extra(table_id)`` gives fields a record adds (its chat)."""
     routes = APIRouter(prefix="/api")
 
     def base(request: Request) -> str:
@@ -150,6 +156,7 @@ def router(
             open_seats=new.open or (),
             creator=creator,
             max_open=max_open_per_client,
+            chat={"chat_spectators": new.chat_spectators, "chat_record": new.chat_in_record},
         )
         await publish(created.id, created.step)
         page = f"{base(request)}/tables/{created.id}"
@@ -249,6 +256,9 @@ def router(
     async def get_record(table_id: str) -> JSONResponse:
         """The finished game's ``ranchhand-record/1`` (409 while it is played)."""
         record = await asyncio.to_thread(service.record, table_id)
-        return JSONResponse(record.to_json())
+        data = record.to_json()
+        if record_extra is not None:
+            data.update(await asyncio.to_thread(record_extra, table_id))
+        return JSONResponse(data)
 
     return routes

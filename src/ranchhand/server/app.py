@@ -24,12 +24,15 @@ from starlette.exceptions import HTTPException
 
 from ranchhand import __version__, web
 from ranchhand.core.errors import OptionError, RanchhandError
-from ranchhand.server import api, ws
+from ranchhand.server import api, chat_api, ws
 from ranchhand.server.botpool import BotPool, default_processes
 from ranchhand.server.bots import BOT_CPU_LIMIT, EXPIRE_AFTER, EXPIRE_BOTS_ONLY_AFTER, BotRunner
+from ranchhand.server.chat import MAX_CHARS, MAX_LINES, ChatStore
 from ranchhand.server.errors import TableError
+from ranchhand.server.feeds import Feeds, HandOver
 from ranchhand.server.limits import BodyGuard, Limiter, LimitSettings, RateLimit
 from ranchhand.server.notify import Notifier, make_notifier
+from ranchhand.server.presence import HAND_OVER_AFTER, HEARTBEAT, PresenceStore
 from ranchhand.server.security import BrowserDefences, allowed_origins
 from ranchhand.server.store import DEFAULT_DB, make_engine, migrate, safe_url
 from ranchhand.server.tables import CACHE_SIZE, TableService
@@ -74,6 +77,15 @@ class Settings:
     limits: LimitSettings = field(default_factory=LimitSettings)
     """Rates, timeouts and caps at the HTTP edge (:mod:`ranchhand.server.limits`)."""
     allowed_origins: tuple[str, ...] = ()
+    chat_max_chars: int = MAX_CHARS
+    """Characters a chat line may have (:mod:`ranchhand.server.chat`)."""
+    chat_max_lines: int = MAX_LINES
+    """Lines one table's chat may hold."""
+    presence_heartbeat: float = HEARTBEAT
+    """Seconds between a process's presence heartbeats; a WebSocket's row not seen for
+    three of them counts as gone (:mod:`ranchhand.server.presence`)."""
+    hand_over_after: float = HAND_OVER_AFTER
+    """Seconds a person's seat must be offline before another seat may hand it to a bot."""
     """Other sites' origins (``https://host[:port]``) whose pages may act here, besides
     the server's own and ``public_url``'s (:mod:`ranchhand.server.security`)."""
 
@@ -122,6 +134,10 @@ SERVER_LIMITS: dict[str, tuple[type[int] | type[float], float, float]] = {
     "ws_send_timeout": (float, 1, 3600),
     "ws_per_table": (int, 1, 100_000),
     "ws_per_address": (int, 1, 100_000),
+    "chat_max_chars": (int, 1, 10_000),
+    "chat_max_lines": (int, 1, 1_000_000),
+    "presence_heartbeat": (float, 0.2, 3600),
+    "hand_over_after": (float, 1, 86400 * 7),
 }
 """The :class:`Settings` numbers ``serve --limit NAME=VALUE`` may set, with their ranges."""
 
@@ -142,7 +158,18 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
         settings.ws_send_timeout, settings.ws_per_table, settings.ws_per_address
     )
     hub = ws.Hub(service, sockets)
-    chosen = notifier or make_notifier(settings.db, on_reconnect=hub.refresh)
+
+    async def reconnected() -> None:
+        await hub.refresh()
+        await feeds.refresh()
+
+    chosen = notifier or make_notifier(settings.db, on_reconnect=reconnected)
+    chat = ChatStore(engine, max_chars=settings.chat_max_chars, max_lines=settings.chat_max_lines)
+    presence = PresenceStore(
+        engine, heartbeat=settings.presence_heartbeat, hand_over_after=settings.hand_over_after
+    )
+    feeds = hub.feeds = Feeds(hub, chat, presence, chosen.publish_event)
+    service.hand_over = HandOver(presence, chat, feeds)
     bots = BotRunner(
         service,
         chosen,
@@ -158,13 +185,15 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await chosen.start(on_change)
+        await chosen.start(on_change, feeds.on_event)
+        await feeds.start()
         await bots.resume()
         log.info("serving tables from %s (%s)", safe_url(engine), type(chosen).__name__)
         try:
             yield
         finally:
             await bots.stop()
+            await feeds.stop()
             await chosen.stop()
             await hub.stop()
             engine.dispose()
@@ -193,9 +222,11 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
             settings.bot_delay,
             settings.public_url,
             settings.max_open_tables_per_client,
+            chat_api.record_chat(chat),
         )
     )
     app.include_router(ws.router(hub, chosen.publish, limiter))
+    app.include_router(chat_api.router(service, chat, presence, chosen.publish_event, limiter))
 
     web.install(app, service, chosen.publish, settings.public_url)
     app.state.replays = Replays(settings.limits)

@@ -92,7 +92,9 @@ class LimitSettings:
     actions: Rate | None = Rate(20, 1, 60)
     """Moves, seat changes and claims over HTTP, and moves over a WebSocket, per client."""
     chat: Rate | None = Rate(30, 60, 10)
-    """Chat lines over a WebSocket, per client."""
+    """Chat lines (``POST /api/tables/{id}/chat``), per client."""
+    chat_seat: Rate | None = Rate(20, 60, 8)
+    """Chat lines of one seat of one table, wherever they come from."""
     replays: Rate | None = Rate(10, 1, 60)
     """``POST /api/replays`` requests (stepping through a record), per client."""
     replay_records: Rate | None = Rate(10, 60, 10)
@@ -155,7 +157,7 @@ class LimitSettings:
         return replace(self, **changes)
 
 
-RATE_NAMES = ("requests", "tables", "actions", "chat", "replays", "replay_records")
+RATE_NAMES = ("requests", "tables", "actions", "chat", "chat_seat", "replays", "replay_records")
 _NUMBERS = (
     ("clients", 100, 10_000_000),
     ("header_timeout", 1, 3600),
@@ -174,6 +176,7 @@ _LABELS = {
     "tables": "new tables",
     "actions": "actions",
     "chat": "chat lines",
+    "chat_seat": "chat lines from one seat",
     "replays": "replay requests",
     "replay_records": "new replay records",
 }
@@ -294,6 +297,7 @@ _KINDS = (
     ("POST", re.compile(rf"^/api/tables/{_ID}/actions/?$"), "actions"),
     ("PUT", re.compile(rf"^/api/tables/{_ID}/seats/{_ID}/?$"), "actions"),
     ("POST", re.compile(rf"^/api/tables/{_ID}/seats/{_ID}/claim/?$"), "actions"),
+    ("POST", re.compile(rf"^/api/tables/{_ID}/chat/?$"), "chat"),
     ("POST", re.compile(r"^/api/replays/?$"), "replays"),
 )
 

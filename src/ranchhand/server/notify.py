@@ -13,6 +13,13 @@ never holds up another, and a burst of changes to one table is handled once or
 twice with its newest step rather than once per change (a handler reads the
 table's current state, which holds every change before it).
 
+Besides moves, a change may be of another kind (:data:`EVENT_KINDS`: a chat line, a
+seat's presence): ``publish_event(kind, table_id, n)`` announces it and
+``on_event(kind, table_id, n)`` hears it, by the same paths and with the same
+coalescing as moves (per kind and table). Inside, such a change travels under the key
+``KIND!TABLE_ID`` (:func:`event_key`): table ids are URL-safe base64, never holding
+``!``, so a move's key stays its table id.
+
 ``LocalNotifier`` serves one process. ``make_notifier`` picks the PostgreSQL
 notifier (LISTEN/NOTIFY, ``ranchhand.server.notify_pg``) for PostgreSQL URLs when
 that module is present, so several processes can share tables.
@@ -30,18 +37,59 @@ log = logging.getLogger("ranchhand.server")
 
 OnChange = Callable[[str, int], Awaitable[None]]
 """Called with a table's id and its new step (the number of moves committed)."""
+OnEvent = Callable[[str, str, int], Awaitable[None]]
+"""Called with a change's kind (one of :data:`EVENT_KINDS`), its table's id and a number
+(a chat line's ``seq``; 0 for presence)."""
+EVENT_KINDS = ("chat", "presence")
+"""The kinds of change besides moves."""
+
+
+def event_key(kind: str, table_id: str) -> str:
+    """The key a change of ``kind`` travels under (a move's is its table id)."""
+    return f"{kind}!{table_id}"
+
+
+def split_key(key: str) -> tuple[str | None, str]:
+    """``(kind, table_id)`` of a key; kind None for a move.
+
+    >>> split_key("chat!t-1"), split_key("t-1")
+    (('chat', 't-1'), (None, 't-1'))
+    """
+    kind, sep, table_id = key.partition("!")
+    return (kind, table_id) if sep else (None, key)
+
+
+def dispatch(on_change: OnChange, on_event: OnEvent | None) -> OnChange:
+    """One handler for every key: moves to ``on_change``, other kinds to ``on_event``
+    (dropped without one, as are kinds this version does not know)."""
+
+    async def handle(key: str, number: int) -> None:
+        kind, table_id = split_key(key)
+        if kind is None:
+            await on_change(table_id, number)
+        elif on_event is not None and kind in EVENT_KINDS:
+            await on_event(kind, table_id, number)
+
+    return handle
 
 
 class Notifier(Protocol):
-    async def start(self, on_change: Callable[[str, int], Awaitable[None]]) -> None:
+    async def start(
+        self, on_change: Callable[[str, int], Awaitable[None]], on_event: OnEvent | None = None
+    ) -> None:
         """Begin delivering changes: ``on_change(table_id, step)`` after every change
         made by ANY process, this one included. Changes to one table that come while
         its ``on_change`` runs are delivered once more afterwards, with the newest
-        step; different tables' calls run side by side."""
+        step; different tables' calls run side by side. Other kinds go to
+        ``on_event(kind, table_id, n)`` alike."""
         ...
 
     async def publish(self, table_id: str, step: int) -> None:
         """Announce a change; called only after its transaction has committed."""
+        ...
+
+    async def publish_event(self, kind: str, table_id: str, number: int) -> None:
+        """Announce a change of another kind (:data:`EVENT_KINDS`), once committed."""
         ...
 
     async def stop(self) -> None:
@@ -121,12 +169,19 @@ class LocalNotifier:
     def __init__(self) -> None:
         self._changes: Coalescer | None = None
 
-    async def start(self, on_change: Callable[[str, int], Awaitable[None]]) -> None:
-        self._changes = Coalescer(on_change, name="ranchhand-local-change")
+    async def start(
+        self, on_change: Callable[[str, int], Awaitable[None]], on_event: OnEvent | None = None
+    ) -> None:
+        handler = on_change if on_event is None else dispatch(on_change, on_event)
+        self._changes = Coalescer(handler, name="ranchhand-local-change")
 
     async def publish(self, table_id: str, step: int) -> None:
         if self._changes is not None:
             self._changes.submit(table_id, step)
+
+    async def publish_event(self, kind: str, table_id: str, number: int) -> None:
+        if self._changes is not None:
+            self._changes.submit(event_key(kind, table_id), number)
 
     async def stop(self) -> None:
         changes, self._changes = self._changes, None

@@ -5,7 +5,9 @@ each hold WebSocket clients. A move is committed by whichever process received
 it; every process must then tell its own clients. PostgreSQL already connects
 them all, so no broker is needed: after its commit, a process sends
 ``NOTIFY ranchhand_tables, 'TABLE_ID:STEP'`` and every process listening on that
-channel, the sender included, hears it and calls its ``on_change``.
+channel, the sender included, hears it and calls its ``on_change``. A change of another
+kind (a chat line, a seat's presence) goes as ``KIND!TABLE_ID:N`` and reaches
+``on_event`` (:func:`~ranchhand.server.notify.event_key`).
 
 What this does and does not promise:
 
@@ -40,7 +42,7 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from ranchhand.server.notify import Coalescer, OnChange
+from ranchhand.server.notify import Coalescer, OnChange, OnEvent, dispatch, event_key
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +140,7 @@ class PostgresNotifier:
         self.reconnects = 0
         """How many times the listening connection was re-established (for logs and tests)."""
 
-    async def start(self, on_change: OnChange) -> None:
+    async def start(self, on_change: OnChange, on_event: OnEvent | None = None) -> None:
         """Listen, then return: a change published after this is heard.
 
         Raises psycopg.OperationalError if the database cannot be reached at all,
@@ -146,7 +148,8 @@ class PostgresNotifier:
         """
         if self._listener is not None:
             raise RuntimeError("PostgresNotifier.start called twice")
-        self._changes = Coalescer(on_change, name="ranchhand-notify-change")
+        handler = on_change if on_event is None else dispatch(on_change, on_event)
+        self._changes = Coalescer(handler, name="ranchhand-notify-change")
         first = await self._listen()
         self._listener = asyncio.create_task(self._run(first), name="ranchhand-notify-listen")
         self._sender = asyncio.create_task(self._send_queued(), name="ranchhand-notify-send")
@@ -160,6 +163,11 @@ class PostgresNotifier:
         """
         self._queue.append((table_id, step))
         self._wake.set()
+
+    async def publish_event(self, kind: str, table_id: str, number: int) -> None:
+        """Announce a change of another kind (a chat line, a presence) to every process,
+        as :meth:`publish` does a move."""
+        await self.publish(event_key(kind, table_id), number)
 
     async def stop(self) -> None:
         """Send what is queued (for up to 2 s), stop listening, close both connections;

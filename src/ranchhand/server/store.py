@@ -19,7 +19,9 @@ the rematch names its origin in ``rematch_of``. Migration 0004 adds what bounds 
 table's costs: ``creator`` (a keyed hash of the creating client's address, to count
 its open tables), ``bot_cpu`` (its search bots' CPU seconds, for the cap) and the
 search lease (``bot_lease_step``, ``bot_lease_until``: one process computes a step's
-decision), and ``server_keys`` (the random secret that keys client hashes).
+decision), and ``server_keys`` (the random secret that keys client hashes). Migration
+0005 adds ``chat`` (a table's chat lines), ``presence`` (who holds a seat's WebSocket,
+per connection, with a heartbeat) and the chat's options on ``tables``.
 
 SQLite is the default (a file, WAL mode, a busy timeout); PostgreSQL is reached
 with ``postgresql+psycopg://``. ``migrate`` brings any database to the newest
@@ -96,6 +98,8 @@ tables = Table(
     Column("bot_cpu", Double, nullable=False, server_default=text("0")),
     Column("bot_lease_step", Integer, nullable=True),
     Column("bot_lease_until", Double, nullable=True),
+    Column("chat_spectators", Boolean, nullable=False, server_default=false()),
+    Column("chat_record", Boolean, nullable=False, server_default=false()),
     Index("ix_tables_status_updated", "status", "updated"),
     Index("ix_tables_creator_status", "creator", "status"),
 )
@@ -128,6 +132,34 @@ moves = Table(
     Column("action", Text, nullable=False),
     Column("created", Double, nullable=False),
 )
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("system", Boolean, nullable=False, server_default=false()),
+    Column("created", Double, nullable=False),
+)
+"""A table's chat lines (migration 0005, :mod:`ranchhand.server.chat`)."""
+
+presence = Table(
+    "presence",
+    metadata,
+    Column("conn", String(32), primary_key=True),
+    Column("process", String(32), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("state", String(8), nullable=False),
+    Column("since", Double, nullable=False),
+    Column("seen", Double, nullable=False),
+    Index("ix_presence_table", "table_id", "seat"),
+    Index("ix_presence_process", "process", "state"),
+)
+"""Each seat-holding WebSocket's presence (migration 0005, :mod:`ranchhand.server.presence`)."""
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 

@@ -61,6 +61,10 @@ from ranchhand.server.errors import (
 from ranchhand.server.live import HUMAN, Budget, Live, Meta, is_search, new_token, token_hash
 
 log = logging.getLogger("ranchhand.server")
+_MOVE_COLUMNS = ("step", "player", "action", "timeout")
+"""A stored move's columns a table is rebuilt from, in this order; ``timeout`` (migration
+0006) where the ``moves`` definition has it (tests/server/test_migrations.py runs this
+code on 0001's schema)."""
 
 MAX_NAME = 32
 CACHE_SIZE = 512
@@ -170,6 +174,9 @@ class TableService:
         """Tables someone watched (their spectator's lines are written)."""
         self._lock = threading.Lock()
         self._client_secret: bytes | None = None
+        self.hand_over: Any = None
+        """Who may hand another's seat to a bot (:class:`ranchhand.server.feeds.HandOver`);
+        without it, a seat is changed only with its own token."""
 
     # ------------------------------------------------------------ creating
     def create(
@@ -186,6 +193,7 @@ class TableService:
         open_seats: Sequence[int] = (),
         creator: str | None = None,
         max_open: int | None = None,
+        chat: dict[str, bool] | None = None,
     ) -> Created:
         """A new table; chance and cheap bot moves due before a person acts are played
         (within the inline budget: the bot runner plays the rest, and every search bot).
@@ -243,7 +251,8 @@ class TableService:
             meta, loaded, loaded.new_initial_state(), updated=now, seen_only=True, spectated=False
         )
         live.settle(bots=meta.bot_delay == 0, budget=self.inline)
-        row = {"creator": creator} if creator is not None else {}
+        row: dict[str, Any] = {"creator": creator} if creator is not None else {}
+        row.update(chat or {})  # the chat's options (``chat_spectators``, ``chat_record``)
         if creator is not None and max_open is not None:
             playing = self.open_tables_by(creator)
             if playing >= max_open:
@@ -481,13 +490,18 @@ class TableService:
     def set_seat(self, table_id: str, token: str | None, seat: int, kind: str) -> Moved:
         """Hand ``seat`` to a bot (a player leaving), or take it back (``human``).
 
-        Only the seat's own token may; a bot due to move then moves.
+        Only the seat's own token may; a bot due to move then moves. With ``hand_over``,
+        another seat's token may hand a person's seat offline for long enough to the
+        table's cheap bot (:class:`ranchhand.server.feeds.HandOver`); the reply is the
+        view of the token's own seat.
         """
         if token is None:
             raise NeedsToken("handing a seat over needs that seat's token")
         live = self.current(table_id)
         mine = live.meta.seat_of(token)
-        if mine != seat:
+        assert mine is not None
+        other = mine != seat
+        if other and self.hand_over is None:
             raise WrongToken(f"this token is not seat {seat}'s")
         _refuse_expired(live)
         if live.finished:
@@ -497,13 +511,16 @@ class TableService:
                 bot_factory(live.meta.game, kind)
             except OptionError as error:
                 raise BadRequest(str(error)) from None
+        if other:
+            self.hand_over.check(live, mine, seat, kind, _default_bot(live.meta.game))
         now = time.time()
+        target = [store.seats.c.table_id == table_id, store.seats.c.seat == seat]
+        if other:  # only while a person still holds it (its owner may just have come back)
+            target.append(store.seats.c.kind == HUMAN)
         with self.engine.begin() as db:
-            db.execute(
-                update(store.seats)
-                .where(store.seats.c.table_id == table_id, store.seats.c.seat == seat)
-                .values(kind=kind)
-            )
+            done = db.execute(update(store.seats).where(*target).values(kind=kind))
+            if done.rowcount != 1:
+                raise Conflict(f"seat {seat} changed meanwhile; look again")
             db.execute(
                 update(store.tables).where(store.tables.c.id == table_id).values(updated=now)
             )

@@ -30,6 +30,12 @@ nobody ever waits on a connection's send but that connection's own sender task:
 - At most ``per_table`` connections watch one table and ``per_address`` come from
   one client address (an IPv6 address's /64, as for the rate limits); more are
   refused with an error frame and code 4429.
+
+Chat and presence (:mod:`ranchhand.server.feeds`) are sent only to a socket that asks
+for them (``?extras=chat,presence``), so a client written for views alone gets views
+alone. A presence frame is a whole state, replaced like a view; chat lines are never
+dropped: lines waiting are gathered into one frame, and a socket with more than
+``FEED_BACKLOG`` frames waiting is closed as too slow.
 """
 
 from __future__ import annotations
@@ -88,6 +94,9 @@ BACKLOG = 8
 CLOSE_GRACE = 2.0
 """Seconds a closed connection has to take its close frame before it is dropped."""
 ABORT = "ranchhand.abort"
+FEED_BACKLOG = 64
+"""Frames a socket may have waiting once chat or presence is added to them; beyond, the
+client cannot keep up and is closed (4408) rather than dropping chat lines."""
 """The scope key where :class:`AbortableSockets` puts a call that drops the connection."""
 
 
@@ -116,6 +125,8 @@ class Frame:
     """When this place in the mailbox was taken (a newer view keeps it)."""
     live: Live | None = None
     error: str | None = None
+    feed: dict[str, Any] | None = None
+    """A chat or presence frame, sent as it is (``{"chat": [...]}``)."""
 
 
 class Mailbox:
@@ -145,6 +156,16 @@ class Mailbox:
 
     def put_error(self, message: str) -> None:
         self._put(Frame(self.clock(), error=message))
+
+    def put_feed(self, key: str, items: list[Any], *, whole: bool, **more: Any) -> None:
+        """A frame ``{key: items, **more}``: a whole state (``whole``) replaces a waiting
+        frame of ``key`` at the end, lines are added to it; else it goes behind."""
+        last = self._frames[-1] if self._frames else None
+        if last is not None and last.feed is not None and key in last.feed:
+            last.feed[key] = list(items) if whole else [*last.feed[key], *items]
+            last.feed.update(more)
+            return
+        self._put(Frame(self.clock(), feed={key: list(items), **more}))
 
     def _put(self, frame: Frame) -> None:
         self._frames.append(frame)
@@ -193,6 +214,24 @@ class Connection:
         sent, so none is sent twice and views only move forward (a table that expires
         keeps its step: its closing is a new version all the same)."""
         self.too_slow = False
+        self.extras: frozenset[str] = frozenset()
+        """The frames besides views this socket asked for (``chat``, ``presence``)."""
+        self.chat_seq: int | None = None
+        """The last chat line queued here (None until the recent lines are)."""
+        self.presence_sent: Any = None
+        self.presence_conn: str | None = None
+        """This socket's ``presence`` row (a seat's socket only)."""
+        self.page_state = "visible"
+
+    def feed(self, key: str, items: list[Any], *, whole: bool, **more: Any) -> None:
+        """Queue a chat or presence frame if this socket asked for ``key``; returns at
+        once. A socket that has too many frames waiting is closed as too slow."""
+        if key not in self.extras or self.too_slow:
+            return
+        self.mailbox.put_feed(key, items, whole=whole, **more)
+        if len(self.mailbox) > FEED_BACKLOG:
+            self.too_slow = True
+            asyncio.get_running_loop().create_task(self.close_slow())
 
     def offer(self, live: Live) -> None:
         """Have the view of ``live`` sent (or a newer one): returns at once."""
@@ -204,6 +243,8 @@ class Connection:
 
     def render(self, frame: Frame) -> str | None:
         """The text to send for ``frame``; None for a view already sent or older."""
+        if frame.feed is not None:
+            return json.dumps(frame.feed)
         if frame.live is None:
             return json.dumps({"error": frame.error})
         live = frame.live
@@ -310,6 +351,8 @@ class Hub:
         self._changes = Coalescer(self._update, name="ranchhand-hub")
         self._reading = asyncio.Semaphore(READS)
         self.reads = 0
+        self.feeds: Any = None
+        """Chat and presence (:class:`ranchhand.server.feeds.Feeds`), when the app has them."""
         """Tables read to send their views (for tests: a burst costs few reads)."""
 
     def admit(self, address: str) -> str | None:
@@ -428,7 +471,9 @@ def router(hub: Hub, publish: Any, limiter: Limiter | None = None) -> APIRouter:
     routes = APIRouter()
 
     @routes.websocket("/ws/tables/{table_id}")
-    async def table_socket(socket: WebSocket, table_id: str, token: str | None = None) -> None:
+    async def table_socket(
+        socket: WebSocket, table_id: str, token: str | None = None, extras: str = ""
+    ) -> None:
         """A live view of one table: the spectator's without a token, else the seat's."""
         await socket.accept()
         address = client_key(socket.scope)  # an IPv6 client is its /64, as for the rates
@@ -437,7 +482,7 @@ def router(hub: Hub, publish: Any, limiter: Limiter | None = None) -> APIRouter:
             await refuse(socket, CLOSE_TOO_MANY, refusal)
             return
         try:
-            await _watch(hub, socket, table_id, token, address, publish, limiter)
+            await _watch(hub, socket, table_id, token, address, publish, limiter, extras)
         finally:
             hub.release(address)
 
@@ -452,6 +497,7 @@ async def _watch(
     address: str,
     publish: Any,
     limiter: Limiter | None,
+    extras: str = "",
 ) -> None:
     service = hub.service
     connection = Connection(
@@ -481,9 +527,13 @@ async def _watch(
 
     try:
         connection.offer(live)  # after any view a change put first, it is dropped as older
+        if hub.feeds is not None:
+            hub.feeds.opened(connection, extras)
         await connection.serve(read)
     finally:
         hub.leave(connection)
+        if hub.feeds is not None:
+            hub.feeds.closed(connection)
         if (
             not connection.too_slow
             and socket.application_state == WebSocketState.CONNECTED
@@ -516,6 +566,8 @@ async def _handle(
         frame = json.loads(raw)
     except (ValueError, RecursionError):
         return 'malformed JSON; send {"action": "TEXT", "step": N}'
+    if isinstance(frame, dict) and set(frame) == {"presence"} and hub.feeds is not None:
+        return hub.feeds.page_said(connection, frame["presence"])  # {"presence": "hidden"}
     if not isinstance(frame, dict) or set(frame) - {"action", "step"}:
         return 'expected {"action": "TEXT", "step": N} and nothing else'
     action, step = frame.get("action"), frame.get("step")
