@@ -233,6 +233,6 @@ def test_replays_do_not_starve_the_rest_of_the_server(
         for thread in threads:
             thread.join()
         assert "Traceback" not in server.tail(200)
-    assert sorted(set(statuses)) <= [200, 429, 503] and 200 in statuses
+    assert set(statuses) <= {200, 429, 503} and 200 in statuses
     print(f"slowest /api/health during 4 replays: {slowest:.3f} s; replies {statuses}")
     assert slowest < 1.5, f"/api/health took {slowest:.2f} s during replays"

@@ -46,6 +46,29 @@ def _every_viewer(players: int) -> tuple[tuple[int | None, bool], ...]:
 
 
 @dataclass(frozen=True)
+class _Run:
+    """The words of a run of equal log lines, folded as the log folds them."""
+
+    first: str
+    count: int = 1
+    mixed: tuple[str, ...] = ()
+    """Every words line of the run, once two of them differ (else empty)."""
+
+    def add(self, words: str) -> _Run:
+        if not self.mixed and words == self.first:
+            return _Run(self.first, self.count + 1)
+        mixed = self.mixed or (self.first,) * self.count
+        return _Run(self.first, self.count + 1, (*mixed, words))
+
+    def text(self) -> str:
+        """``words x3`` if every line is the same, else each sentence in turn (the
+        notation hid what tells them apart)."""
+        if self.mixed:
+            return " ".join(self.mixed)
+        return self.first if self.count == 1 else f"{self.first} x{self.count}"
+
+
+@dataclass(frozen=True)
 class Budget:
     """How much bot and chance work :meth:`Live.settle` may do in one go.
 
@@ -148,7 +171,8 @@ class Live:
     state: State
     moves: list[tuple[int, str]] = field(default_factory=list)
     events: list[tuple[str, ...]] = field(default_factory=list)
-    """One entry per released action: its log line for each viewer (spectator first)."""
+    """One entry per released action: its log line for each viewer (spectator first),
+    then its words line for each viewer in the same order (:meth:`words_for`)."""
     pending: list[tuple[str, ...]] = field(default_factory=list)
     """Choices made at the simultaneous node still open: shown to nobody yet."""
     node_start: int = 0
@@ -172,6 +196,8 @@ class Live:
     """Actions' texts already made (shared by forks: the same moves recur all game)."""
     logs: dict[int, tuple[int, list[str], str, int]] = field(default_factory=dict)
     """Each viewer's folded log so far (see :meth:`log_for`)."""
+    wording: dict[int, tuple[int, list[str], str, _Run]] = field(default_factory=dict)
+    """Each viewer's folded words so far (see :meth:`words_for`)."""
 
     @property
     def step(self) -> int:
@@ -189,6 +215,7 @@ class Live:
             events=list(self.events),
             pending=list(self.pending),
             logs=dict(self.logs),
+            wording=dict(self.wording),
         )
 
     def text(self, action: Hashable) -> str:
@@ -206,16 +233,23 @@ class Live:
         if self.spectated:
             return
         state = self.game.new_initial_state()
+        names = self.meta.names
         lines = []
         for player, text in self.moves:
             action = state.parse_action(text, player)
-            lines.append(f"{self.meta.label(player)}: {state.describe_for(None, action, player)}")
+            line = f"{self.meta.label(player)}: {state.describe_for(None, action, player)}"
+            lines.append((line, state.describe_words(None, action, player, names)))
             state.apply(action, player)
         both = [*self.events, *self.pending]  # one entry a move, in order
-        entries = [(line, *entry[1:]) for line, entry in zip(lines, both, strict=True)]
+        width = self.meta.players + 1
+        entries = [
+            (line, *entry[1:width], words, *entry[width + 1 :])
+            for (line, words), entry in zip(lines, both, strict=True)
+        ]
         released = len(self.events)
         self.events, self.pending = entries[:released], entries[released:]
         self.logs = {k: v for k, v in self.logs.items() if k != 0}
+        self.wording = {k: v for k, v in self.wording.items() if k != 0}
         self.spectated = True
 
     def log_for(self, viewer: int | None) -> list[str]:
@@ -243,19 +277,52 @@ class Live:
         self.logs[index] = (len(events), folded, last, count)
         return folded
 
+    def words_for(self, viewer: int | None) -> list[str]:
+        """``viewer``'s log in words, parallel to :meth:`log_for`: one line for each of
+        its lines, folded along the same runs (a run whose words are all the same reads
+        ``words x3``; one whose words differ, its sentences one after the other).
+        Folded once, like the log; the list returned is never changed afterwards."""
+        if viewer is None and not self.spectated:
+            self.add_spectator_lines()
+        index = 0 if viewer is None else viewer + 1
+        done, folded, last, run = self.wording.get(index, (0, [], "", _Run("")))
+        events = self.events
+        if done == len(events):
+            return folded
+        if done > len(events):  # cannot happen to an append-only log; start over
+            done, folded, last, run = 0, [], "", _Run("")
+        folded = list(folded)
+        at = self.meta.players + 1 + index
+        for entry in events[done:]:
+            line, words = entry[index], entry[at]
+            if folded and line == last:
+                run = run.add(words)
+                folded[-1] = run.text()
+            else:
+                folded.append(words)
+                last, run = line, _Run(words)
+        self.wording[index] = (len(events), folded, last, run)
+        return folded
+
     def apply(self, player: int, action: Hashable) -> None:
-        """Apply one move, logging it as each viewer may see it."""
+        """Apply one move, logging it (notation and words) as each viewer may see it."""
         state = self.state
         before = state.current_player()
         acting = set(state.acting_players()) if before == SIMULTANEOUS else set()
         label = self.meta.label(player)
+        names = self.meta.names
         seen = self.meta.viewers if self.seen_only else _every_viewer(self.meta.players)
         spectated = self.spectated
-        entry = tuple(
-            f"{label}: {state.describe_for(v, action, player)}"
-            if shown and (v is not None or spectated)
-            else ""
-            for v, shown in seen
+        told = [shown and (v is not None or spectated) for v, shown in seen]
+        entry = (
+            *(
+                f"{label}: {state.describe_for(v, action, player)}" if tell else ""
+                for (v, _), tell in zip(seen, told, strict=True)
+            ),
+            *(
+                state.describe_words(v, action, player, names) if tell else ""
+                for (v, _), tell in zip(seen, told, strict=True)
+            ),
         )
         state.apply(action, player)
         self.moves.append((player, self.text(action)))

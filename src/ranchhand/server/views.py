@@ -1,7 +1,8 @@
 """The JSON a seat or a spectator receives: built from that viewer's observation only.
 
 A seat's view holds ``state.observe(seat)``, the log lines ``describe_for`` gives
-that seat, and legal actions only when the seat is to act; a spectator's view
+that seat (``log``) and the same told in words by ``describe_words`` (``words``, one
+for each line of ``log``), and legal actions only when the seat is to act; a spectator's view
 (``you`` null) holds ``state.observe(None)``, what the table shows to nobody in
 particular. Nothing else of the state, no token and no seed, is ever put in.
 
@@ -43,6 +44,7 @@ def table_view(live: Live, seat: int | None) -> dict[str, Any]:
         "observation": observation(live, seat),
         "legal_actions": legal,
         "log": list(live.log_for(seat)),
+        "words": list(live.words_for(seat)),
         "outcome": None if outcome is None else outcome.to_json(),
         "seats": [
             {"seat": s, "kind": kind, "name": name, "open": meta.is_open(s)}

@@ -194,6 +194,17 @@ class Replayed:
         except RecordError:
             return raw.player, raw.action
 
+    def movers_words(self, step: int) -> list[str]:
+        """The words of each move before ``step`` as its mover told it (a chance move: as
+        the table saw it), one for each line of the every-seat log: the entries written
+        as the record was checked hold them (one entry a move, in order)."""
+        width = self.meta.players + 1
+        held = [*self.events, *(self.cursor.pending if self.cursor is not None else ())]
+        return [
+            entry[width + (0 if player < 0 else player + 1)]
+            for (player, _), entry in zip(self.moves[:step], held, strict=False)
+        ]
+
     def view(self, step: int, seat: int | str | None) -> dict[str, Any]:
         """The table before step ``step`` as ``seat`` saw it (checked up to ``step``)."""
         last = self.total
@@ -222,6 +233,7 @@ class Replayed:
             view["log"] = [
                 f"{self.meta.label(player)}: {text}" for player, text in self.moves[:step]
             ]
+            view["words"] = self.movers_words(step)
             view["seat_views"] = [table_view(live, s) for s in range(self.meta.players)]
         return view
 

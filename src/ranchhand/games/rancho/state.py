@@ -47,8 +47,11 @@ from ranchhand.games.rancho.tables import (
     SPECIES,
     WOLF,
 )
+from ranchhand.games.rancho.words import words
 
 if TYPE_CHECKING:
+    from ranchhand.core.words import Memo
+    from ranchhand.games.rancho.describe import Told
     from ranchhand.games.rancho.game import RanchoGame
 
 PHASES = ("expand", "roll", "order", "strike", "dog", "return", "settle")
@@ -87,6 +90,13 @@ class RanchoState(State):
         self.eaten_value = 0
         self.dogs_given = 0
         self._views: dict[int | None, RanchoObservation] = {}
+        self._told: Memo[Told] | None = None
+        """The last action described and what it does (``describe.told``): every
+        viewer's line, in notation and in words, is said from one working out."""
+
+    def _forget_cached(self) -> None:
+        super()._forget_cached()
+        self._told = None
 
     @classmethod
     def setup(cls, game: RanchoGame) -> RanchoState:
@@ -466,6 +476,12 @@ class RanchoState(State):
         from ranchhand.games.rancho.describe import describe
 
         return describe(self, viewer, action, player)
+
+    def describe_words(
+        self, viewer: int | None, action: Hashable, player: int, names: Sequence[str]
+    ) -> str:
+        """``action`` and what it does told in sentences (``words``), players by name."""
+        return words(self, viewer, action, player, names)
 
     def details(self) -> dict[str, Any]:
         return {

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE, ChanceOutcomes, Outcome, State
@@ -36,9 +36,12 @@ from ranchhand.games.super_farmer.tables import (
     SMALL_DOG,
     WOLF,
 )
+from ranchhand.games.super_farmer.words import words
 
 if TYPE_CHECKING:
+    from ranchhand.core.words import Memo
     from ranchhand.games.super_farmer.game import SuperFarmerGame
+    from ranchhand.games.super_farmer.words import Told
 
 PHASES = ("trade", "roll")
 TRADE, ROLL = range(2)
@@ -72,6 +75,13 @@ class SuperFarmerState(State):
         self.winner = -1
         self.stats: dict[str, int] = dict.fromkeys(STATS, 0)
         self._views: dict[int | None, SuperFarmerObservation] = {}
+        self._told: Memo[Told] | None = None
+        """The last action told in words and what it does (``words.told``): every
+        viewer's line is said from one working out."""
+
+    def _forget_cached(self) -> None:
+        super()._forget_cached()
+        self._told = None
 
     # -------------------------------------------------------------- helpers
     def full_herd(self, player: int) -> bool:
@@ -135,12 +145,7 @@ class SuperFarmerState(State):
     def _rolled(self, roll: DiceRoll) -> None:
         self.dice = (roll.wolf, roll.fox)
         self.stats["rolls"] += 1
-        predators = [face for face in self.dice if face in (FOX, WOLF)]
-        if self.game.options["predators"] == "wolf-first":
-            predators.sort(reverse=True)
-        else:
-            predators.sort()
-        for predator in predators:
+        for predator in self.predators(roll):
             if predator == FOX:
                 self._fox()
             else:
@@ -150,6 +155,12 @@ class SuperFarmerState(State):
             self._win(self.player)
         else:
             self._next_turn()
+
+    def predators(self, roll: DiceRoll) -> list[int]:
+        """The predators ``roll`` shows, in the order they strike (option ``predators``)."""
+        predators = [face for face in (roll.wolf, roll.fox) if face in (FOX, WOLF)]
+        predators.sort(reverse=self.game.options["predators"] == "wolf-first")
+        return predators
 
     def _fox(self) -> None:
         """All rabbits go back to the herd (all but one with fox=leave-one), unless the
@@ -218,6 +229,12 @@ class SuperFarmerState(State):
         if player not in self._views:
             self._views[player] = SuperFarmerObservation(self, player)
         return self._views[player]
+
+    def describe_words(
+        self, viewer: int | None, action: Hashable, player: int, names: Sequence[str]
+    ) -> str:
+        """``action`` and what it does told in sentences (``words``), players by name."""
+        return words(self, viewer, action, player, names)
 
     def standing(self) -> list[float]:
         """Each farmer's animals and dogs valued in rabbits: the lab's "who is ahead"."""

@@ -1,0 +1,93 @@
+"""Small helpers for games' logs in words (``State.describe_words``): who a seat is to
+the viewer ("you", else the seat's name), whose, lists and sentences.
+
+A log in words is read by people, one sentence after another, so each game says an
+action once, in the past tense ("Ann traded 6 rabbits for a sheep"), which needs no
+agreement between "you" and a name; what comes next is said in the present ("It is
+your turn").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Hashable, Sequence
+from typing import Generic, TypeVar
+
+F = TypeVar("F")
+
+
+class Speaker:
+    """Names the seats for one viewer: their own seat is "you"."""
+
+    __slots__ = ("names", "viewer")
+
+    def __init__(self, viewer: int | None, names: Sequence[str]) -> None:
+        self.viewer = viewer
+        self.names = names
+
+    def who(self, seat: int) -> str:
+        """ "you" for the viewer's seat, else the seat's name."""
+        return "you" if seat == self.viewer else self.names[seat]
+
+    def whose(self, seat: int) -> str:
+        """ "your" for the viewer's seat, else the name's possessive."""
+        return "your" if seat == self.viewer else f"{self.names[seat]}'s"
+
+
+def listed(parts: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(parts) < 2:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter and a full stop unless it ends in one."""
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def sentences(*texts: str) -> str:
+    """Each non-empty text as a sentence, one after the other."""
+    return " ".join(sentence(t) for t in texts if t)
+
+
+class Memo(Generic[F]):
+    """One action's working out (``facts``, the same for every viewer of a game that hides
+    nothing) and the words said from it, remembered on the state until it changes.
+
+    A viewer the words do not name reads what a spectator reads, so a table's log in
+    words costs one sentence for the spectator and one for each seat named, however
+    many seats look on.
+    """
+
+    __slots__ = ("action", "facts", "names", "player", "said")
+
+    def __init__(self, player: int, action: Hashable, facts: F) -> None:
+        self.player = player
+        self.action = action
+        self.facts = facts
+        self.names: Sequence[str] | None = None
+        self.said: dict[int | None, str] = {}
+
+    def of(self, player: int, action: Hashable) -> F | None:
+        """The facts if this memo is of ``action`` by ``player``, else None."""
+        return self.facts if self.player == player and self.action == action else None
+
+    def words(
+        self,
+        viewer: int | None,
+        names: Sequence[str],
+        named: Container[int],
+        say: Callable[[], str],
+    ) -> str:
+        """The words for ``viewer``: ``say()`` once per viewer named (``named``), and once
+        for everyone else (a spectator's words), with these ``names``."""
+        if names is not self.names and names != self.names:
+            self.names, self.said = names, {}
+        key = viewer if viewer in named else None
+        text = self.said.get(key)
+        if text is None:
+            text = self.said[key] = say()
+        return text
