@@ -5,6 +5,7 @@
 // at a chosen speed (remembered in this browser); see docs/web.md.
 
 import { el, getJSON, outcomeWords, patternDefs, seatBadge, seatOf, svg } from "/static/common.js";
+import { logItem, logSwitch } from "/static/log.js";
 
 const $ = (id) => document.getElementById(id);
 let record = null;
@@ -191,7 +192,8 @@ function draw(view, step) {
   } else {
     boards.replaceChildren(...board(view));
   }
-  $("log").replaceChildren(...view.log.map((line) => el("li", {}, line)));
+  logSwitch(el, $("log"), () => drawLogOf(logView)); // log.js: words, or the notation
+  drawLogOf(view);
   $("log").scrollTop = $("log").scrollHeight;
   $("back").disabled = step === 0;
   $("first").disabled = step === 0;
@@ -292,4 +294,12 @@ const fromHash = new URLSearchParams(location.hash.slice(1)).get("table");
 if (fromHash) {
   $("table-id").value = fromHash;
   openTable(fromHash);
+}
+
+let logView = null; // the view whose log is on screen (the notation switch redraws it)
+
+/** The log of `view` in words (the notation as each entry's title), or in notation. */
+function drawLogOf(view) {
+  logView = view;
+  $("log").replaceChildren(...view.log.map((_, i) => logItem(el, view, i)));
 }

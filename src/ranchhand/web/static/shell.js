@@ -6,6 +6,8 @@
 import {
   copyButton, el, getJSON, outcomeWords, patternDefs, postJSON, seatBadge, seatOf, svg,
 } from "/static/common.js";
+import { logItem, logSwitch } from "/static/log.js";
+import { forgetChanges, markChanges } from "/static/changes.js";
 import { showEnd } from "/static/phone.js";
 import { startAlerts, updateAlerts } from "/static/alerts.js";
 import { drawClocks } from "/static/clocks.js";
@@ -215,6 +217,7 @@ function wipe() {
     $(id).replaceChildren();
   }
   $("end").hidden = true;
+  forgetChanges(); // changes.js: the next seat's first view marks nothing
   freshSurface();
   logLength = 0;
   delete document.body.dataset.you;
@@ -283,6 +286,7 @@ function render(view) {
   drawSeats(view);
   drawClocks(view, $("clocks")); // clocks.js: the turn clock, in step with the server
   drawBoard(view);
+  markChanges(ui.board, view); // changes.js: highlight what the last move changed
   drawActions(view);
   drawLog(view);
   drawEnd(view);
@@ -363,10 +367,11 @@ function drawActions(view) {
 
 function drawLog(view) {
   const box = $("log");
+  logSwitch(el, box, () => shown >= 0 && connections[shown].view && drawLog(connections[shown].view)); // log.js
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   const fresh = Math.max(0, view.log.length - logLength);
   box.replaceChildren(
-    ...view.log.map((line, i) => el("li", { class: i >= view.log.length - fresh && logLength ? "new" : "" }, line)),
+    ...view.log.map((line, i) => logItem(el, view, i, { class: i >= view.log.length - fresh && logLength ? "new" : "" })), // log.js: words, notation as title
   );
   logLength = view.log.length;
   if (atBottom || fresh) box.scrollTop = box.scrollHeight;

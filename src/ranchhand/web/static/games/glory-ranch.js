@@ -190,16 +190,16 @@ function statusLine(t) {
   return h(
     "div",
     { class: "gr-status" },
-    h("span", { class: "gr-pill" }, `Round ${obs.round}`),
+    h("span", { class: "gr-pill", "data-key": "round" }, `Round ${obs.round}`),
     h("span", { class: "gr-pill" }, `Target ${obs.target} Glory`),
     h(
       "span",
-      { class: "gr-pill gr-dir", title: `Play goes ${obs.direction}` },
+      { class: "gr-pill gr-dir", title: `Play goes ${obs.direction}`, "data-key": "direction" },
       h("span", { "aria-hidden": "true", class: "gr-arrow" }, clockwise ? "↻" : "↺"),
       ` ${clockwise ? "Clockwise" : "Counter-clockwise"}: ${turn.join(" → ")}`,
     ),
-    h("span", { class: "gr-pill gr-dim" }, `Deck ${obs.deck}`),
-    h("span", { class: "gr-pill gr-dim" }, `Discard ${obs.discard}`),
+    h("span", { class: "gr-pill gr-dim", "data-key": "deck" }, `Deck ${obs.deck}`),
+    h("span", { class: "gr-pill gr-dim", "data-key": "discard" }, `Discard ${obs.discard}`),
   );
 }
 
@@ -230,6 +230,7 @@ function seatPanel(t, seat) {
     }`,
     style: `--seat:${s.colour}`,
     "aria-label": `${s.label}${mine ? " (you)" : ""}: ranch`,
+    "data-key": `seat ${seat}`,
   });
   const head = h("header", { class: "gr-seat-head" }, seatChip(t, seat));
   if (!over && seat === obs.current)
@@ -240,7 +241,7 @@ function seatPanel(t, seat) {
   head.append(
     h(
       "span",
-      { class: "gr-handsize", title: "cards in hand" },
+      { class: "gr-handsize", title: "cards in hand", "data-key": "hand size" },
       h(
         "span",
         { class: "gr-backs", "aria-hidden": "true" },
@@ -254,7 +255,7 @@ function seatPanel(t, seat) {
   head.append(
     h(
       "span",
-      { class: "gr-score" },
+      { class: "gr-score", "data-key": "score" },
       h(
         "span",
         {
@@ -361,6 +362,7 @@ function ranchCard(t, seat, pos, id, shielded) {
   const li = h("li", {
     class: `gr-rc${shielded ? " gr-shielded" : ""}${action ? " gr-pickable" : ""}`,
     style: `--fam:${f.colour}`,
+    "data-key": `card ${pos === null ? "new" : pos}`,
   });
   const where = pos !== null ? `position ${pos}` : "being placed";
   const label = `${c.name}, ${f.name}, ${c.glory} Glory, ${where}${shielded ? ", protected" : ""}`;
@@ -446,9 +448,10 @@ function handCard(t, id, verb) {
   if (action) {
     return actionButton(t, action, body, "gr-card gr-card-btn", `${word} ${label}`, null, {
       style: `--fam:${f.colour}`,
+      "data-key": `hand ${id}`,
     });
   }
-  return h("article", { class: "gr-card", style: `--fam:${f.colour}`, "aria-label": label }, ...body);
+  return h("article", { class: "gr-card", style: `--fam:${f.colour}`, "aria-label": label, "data-key": `hand ${id}` }, ...body);
 }
 
 // ------------------------------------------------------------------ what to do now

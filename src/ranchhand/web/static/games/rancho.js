@@ -456,7 +456,7 @@ function drawPiece(piece, seat, ui, geo, selected) {
   if (!pts.length) return sv("g");
   const colour = seatOf(ui, seat).colour;
   const label = `${piece.count > 1 ? piece.count + " " : ""}${plural(piece.kind, piece.count)} of ${seatOf(ui, seat).short} on ${piece.spaces.join(", ")}`;
-  const g = sv("g", { class: `rancho-piece rancho-${piece.kind}` }, title(label));
+  const g = sv("g", { class: `rancho-piece rancho-${piece.kind}`, "data-key": `piece ${seat} ${piece.kind} ${piece.spaces.join(" ")}` }, title(label));
   const cx = pts.reduce((a, p) => a + p[0], 0) / pts.length;
   const cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
   const ring = selected ? "#1b5e20" : colour;
@@ -520,7 +520,7 @@ function lastRoller(view, obs) {
 
 function drawDice(view, ui, m) {
   const obs = m.obs;
-  const box = el("section", { class: "rancho-dice", "aria-label": "Dice" });
+  const box = el("section", { class: "rancho-dice", "aria-label": "Dice", "data-key": "dice" });
   if (!obs.dice) {
     box.append(el("p", { class: "rancho-muted", text: "No dice rolled yet." }));
     return box;
@@ -559,8 +559,8 @@ function drawRanches(view, ui, catalog, m, ended) {
     ...KEYS.map((k) => el("th", { scope: "col" }, animalIcon(k))),
     el("th", { scope: "col", title: "pastures owned (at most 12)", "aria-label": "pastures owned", text: "land" }));
   const rows = [];
-  rows.push(el("tr", { class: "rancho-herd" }, el("th", { scope: "row", text: "Herd" }),
-    ...KEYS.map((k) => el("td", { text: obs.herd[k] ? String(obs.herd[k]) : "·" })), el("td", { text: "" })));
+  rows.push(el("tr", { class: "rancho-herd", "data-key": "herd" }, el("th", { scope: "row", text: "Herd" }),
+    ...KEYS.map((k) => el("td", { "data-key": k, text: obs.herd[k] ? String(obs.herd[k]) : "·" })), el("td", { text: "" })));
   m.players.forEach((p, seat) => {
     const s = seatOf(ui, seat);
     const playing = !ended && obs.player === seat;
@@ -568,11 +568,11 @@ function drawRanches(view, ui, catalog, m, ended) {
     const swatch = sv("svg", { viewBox: "0 0 14 14", class: "rancho-swatch", "aria-hidden": "true" },
       sv("rect", { x: 0.5, y: 0.5, width: 13, height: 13, rx: 3, fill: ownerFill(ui, seat).fill, stroke: "#333" }),
       ownerFill(ui, seat).overlay ? sv("rect", { x: 0.5, y: 0.5, width: 13, height: 13, rx: 3, fill: ownerFill(ui, seat).overlay }) : null);
-    const name = el("th", { scope: "row" }, swatch, " ", seatName(view, ui, seat), playing ? el("span", { class: "rancho-turn", title: "playing now" }, el("span", { "aria-hidden": "true", text: " ◀" }), el("span", { class: "rancho-sr", text: " (playing now)" })) : null);
+    const name = el("th", { scope: "row", "data-key": "name" }, swatch, " ", seatName(view, ui, seat), playing ? el("span", { class: "rancho-turn", title: "playing now" }, el("span", { "aria-hidden": "true", text: " ◀" }), el("span", { class: "rancho-sr", text: " (playing now)" })) : null);
     rows.push(el("tr", { class: [playing ? "rancho-playing" : "", view.you === seat ? "rancho-you" : "", full ? "rancho-full" : ""].join(" ").trim(), "data-seat": seat },
       name,
-      ...KEYS.map((k) => el("td", { class: FARM.includes(k) && !p.animals[k] ? "rancho-missing" : "", text: p.animals[k] ? String(p.animals[k]) : "·" })),
-      el("td", { text: `${p.pastures.length}/${catalog.max_pastures || 12}` })));
+      ...KEYS.map((k) => el("td", { class: FARM.includes(k) && !p.animals[k] ? "rancho-missing" : "", "data-key": k, text: p.animals[k] ? String(p.animals[k]) : "·" })),
+      el("td", { "data-key": "land", text: `${p.pastures.length}/${catalog.max_pastures || 12}` })));
   });
   // the pattern defs must exist in this document for the swatches: reuse a hidden SVG
   const defs = sv("svg", { width: 0, height: 0, "aria-hidden": "true", style: "position:absolute" }, patternDefs());
