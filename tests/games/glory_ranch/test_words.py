@@ -256,10 +256,14 @@ def test_the_round_end_gives_every_score_and_the_game_end_the_winner() -> None:
     )
 
 
-def test_missing_names_fall_back_to_seat_numbers_and_a_refused_action_is_told_as_typed() -> None:
-    state = table(2, hands={0: ["jackalope", "roc"]}, vocabulary=False)
-    assert state.describe_words(None, HandCard("play", "roc"), 0, ()) == "P0 played Roc."
-    assert state.describe_words(1, Target(0), 0, NAMES) == "Ann chose target 0."
+def test_the_all_seeing_viewer_reads_every_card_and_a_refused_action_is_told_as_typed() -> None:
+    state = table(
+        3, hands={1: ["peryton", "roc"], 0: ["selkie", "selkie"]}, current=1, vocabulary=False
+    )
+    do(state, "play peryton", "target 0")
+    steal = state.legal_actions(CHANCE)[0]
+    assert state.describe_words(CHANCE, steal, CHANCE, NAMES[:3]) == "Bob stole Selkie from Ann."
+    assert state.describe_words(2, Target(0), 0, NAMES[:3]) == "Ann chose target 0."
 
 
 # --------------------------------------------------------------------- property

@@ -166,13 +166,35 @@ def test_the_deck_running_out_and_the_end_of_the_game_with_every_score() -> None
     assert told[0].endswith(" won the game.")
 
 
-def test_missing_names_fall_back_to_seat_numbers_and_a_refused_action_is_told_as_typed() -> None:
-    state = table()
+def test_the_all_seeing_viewer_reads_every_card_and_a_refused_action_is_told_as_typed() -> None:
+    state = table({"a1": "kow/tundra/2", "b1": "bako/tundra/2"})
     beam = state.parse_action("beam I2 r0 @a1")
-    assert state.describe_words(None, beam, 0, ()).startswith("P0 used their line of 2")
-    assert state.describe_words(1, state.tables.forms[0], 0, NAMES).startswith("Ann formed")
+    assert state.describe_words(CHANCE, beam, 0, NAMES[:2]) == (
+        "Ann used their line of 2 on a1 and b1 and took Tundra Kow (2 dots) and "
+        "Tundra Bako (2 dots)."
+    )
     occupy = state.tables.occupy(0, 4)
-    assert state.describe_words(1, occupy, 0, NAMES) == f"Ann chose {occupy}."
+    assert state.describe_words(1, occupy, 0, NAMES[:2]) == f"Ann chose {occupy}."
+
+
+def test_words_worked_out_once_per_action_are_each_viewers_own() -> None:
+    """The words are remembered per action on the state: a viewer the words do not name
+    reads the spectator's sentence, the player their own, in whatever order they ask."""
+    state = table({"a1": "kow/tundra/2", "b1": "bako/tundra/2"}, players=3)
+    beam = state.parse_action("beam I2 r0 @a1")
+    names = NAMES[:3]
+    first = [state.describe_words(v, beam, 0, names) for v in (2, 0, None, 1)]
+    assert (
+        first[0]
+        == first[2]
+        == first[3]
+        == ("Ann used their line of 2 on a1 and b1 and took 2 cards.")
+    )
+    assert first[1].startswith("You used your line of 2 on a1 and b1 and took Tundra Kow")
+    assert state.describe_words(1, beam, 0, ("Al", "Bo", "Cy")).startswith("Al used")
+    state.apply(beam)
+    form = state.legal_actions()[0]
+    assert state.describe_words(1, form, 0, names).startswith("Ann formed corral 1")
 
 
 # --------------------------------------------------------------------- property

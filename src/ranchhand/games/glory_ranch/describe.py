@@ -23,6 +23,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE, ActionError
+from ranchhand.core.words import Memo
 from ranchhand.games.glory_ranch.actions import Choose, Draw, HandCard, Steal
 
 if TYPE_CHECKING:
@@ -117,8 +118,8 @@ def played(state: GloryState, action: Hashable, player: int) -> GloryState | Non
     ``state`` until it changes: a table asks for every viewer's line, in notation and in
     words. The copy is only read."""
     known = state._played
-    if known is not None and known[0] == player and known[1] == action:
-        return known[2]
+    if known is not None and known.of(player, action) is not None:
+        return known.facts
     twin: GloryState | None = None
     if not state.is_terminal():
         twin = state.clone()
@@ -127,7 +128,7 @@ def played(state: GloryState, action: Hashable, player: int) -> GloryState | Non
             twin.apply(action, player)
         except ActionError:
             twin = None
-    state._played = (player, action, twin)
+    state._played = Memo(player, action, twin)
     return twin
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from ranchhand.core import CHANCE, SIMULTANEOUS, ChanceOutcomes, Outcome, State
 from ranchhand.core.chance import draw_weighted
+from ranchhand.core.words import Memo
 from ranchhand.games.glory_ranch.actions import (
     BEATS,
     SIGNS,
@@ -90,7 +91,7 @@ class GloryState(State):
         self._offered: tuple[Step, list[Hashable]] | None = None
         """The choices of the step on top, as ``_settle`` found them while checking the step
         is a real decision; ``_legal_actions`` hands them out for that same step."""
-        self._played: tuple[int, Hashable, GloryState | None] | None = None
+        self._played: Memo[GloryState | None] | None = None
         """The last action worked out for the log (:func:`.describe.played`): the player, the
         action and the copy it was applied to; every viewer's line, in notation and in
         words, asks for the same one, so it is applied once. Forgotten with the caches."""

@@ -21,6 +21,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE
+from ranchhand.core.words import Speaker, listed, sentence
 from ranchhand.games.glory_ranch.actions import Choose, Draw, HandCard, Place, Steal, Target
 from ranchhand.games.glory_ranch.describe import Move, played
 
@@ -31,26 +32,18 @@ if TYPE_CHECKING:
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
 
 
-class Voice:
-    """Players as one viewer reads them: a name, or "you"; and who may read which card."""
+class Voice(Speaker):
+    """Players as one viewer reads them (a name, or "you"), and who may read which card."""
+
+    __slots__ = ("state",)
 
     def __init__(self, state: GloryState, viewer: int | None, names: Sequence[str]) -> None:
+        super().__init__(viewer, names)
         self.state = state
-        self.viewer = viewer
-        self.names = names
-
-    def who(self, seat: int) -> str:
-        """``you`` for the viewer, else the seat's name (``P2`` if ``names`` has none)."""
-        if seat == self.viewer:
-            return "you"
-        return self.names[seat] if 0 <= seat < len(self.names) else f"P{seat}"
 
     def verb(self, seat: int, you: str, third: str) -> str:
         """The present tense agreeing with ``seat``: ``you`` for the viewer, else ``third``."""
         return you if seat == self.viewer else third
-
-    def whose(self, seat: int) -> str:
-        return "your" if seat == self.viewer else f"{self.who(seat)}'s"
 
     def their(self, seat: int) -> str:
         """The possessive a sentence about ``seat`` uses for ``seat``'s own things."""
@@ -66,7 +59,7 @@ class Voice:
     def cards(self, hand: Sequence[int]) -> str:
         """``Kraken, Roc and Roc`` (every copy), ``nothing`` for an empty hand."""
         names = [self.card(k) for k, c in enumerate(hand) for _ in range(c)]
-        return _listed(names) or "nothing"
+        return listed(names) or "nothing"
 
 
 def words(
@@ -93,10 +86,10 @@ def words(
     if twin is not None and twin.round != state.round and twin.result is None:
         first = twin.first
         goes = voice.verb(first, "go", "goes")
-        sentences.append(_sentence(f"Round {twin.round} begins: {voice.who(first)} {goes} first"))
+        sentences.append(sentence(f"Round {twin.round} begins: {voice.who(first)} {goes} first"))
     if not sentences:  # an action the rules would refuse: told as typed
         who = "Chance" if player == CHANCE else voice.who(player)
-        return _sentence(f"{who} chose {action}")
+        return sentence(f"{who} chose {action}")
     return " ".join(sentences)
 
 
@@ -111,17 +104,17 @@ def _head(voice: Voice, action: Hashable, player: int) -> tuple[str, tuple[Any, 
         card = game.index[action.card]
         verb = action.verb
         if verb in ("play", "discard"):
-            return _sentence(f"{who} {verb}ed {voice.card(card)}"), (verb, player, card)
+            return sentence(f"{who} {verb}ed {voice.card(card)}"), (verb, player, card)
         if verb in ("give", "pass") and top is not None and top[0] == verb:
             to = top[2]
             if verb == "give":
                 seen = voice.card(card) if voice.sees(player, to) else "a card"
-                return _sentence(f"{who} gave {voice.who(to)} {seen}"), ("give", player, to, card)
+                return sentence(f"{who} gave {voice.who(to)} {seen}"), ("give", player, to, card)
             if voice.sees(player):
-                return _sentence(
+                return sentence(
                     f"{who} put {voice.card(card)} aside to pass to {voice.who(to)}"
                 ), None
-            return _sentence(f"{who} chose a card to pass"), None
+            return sentence(f"{who} chose a card to pass"), None
     if isinstance(action, Target) and top is not None and top[0] == "target":
         return _target(voice, player, action.seat, game.effects[top[3]]), None
     if isinstance(action, Place) and state.ranches[player]:
@@ -134,12 +127,12 @@ def _head(voice: Voice, action: Hashable, player: int) -> tuple[str, tuple[Any, 
             where = "at the right end of"
         else:
             where = f"{ORDINALS[slot]} from the left in"
-        return _sentence(f"{who} placed {name} {where} {voice.their(player)} ranch"), None
+        return sentence(f"{who} placed {name} {where} {voice.their(player)} ranch"), None
     if isinstance(action, Choose):
         if state.signs:  # the second sign: the contest that follows shows both
             return "", None
         sign = action.sign if voice.sees(player) else "a sign"
-        return _sentence(f"{who} chose {sign} for rock-paper-scissors"), None
+        return sentence(f"{who} chose {sign} for rock-paper-scissors"), None
     if isinstance(action, Draw | Steal) and top is not None and action.card in game.index:
         return _drawn(voice, top, game.index[action.card])
     return "", None  # a pick: the discard, return or protection that follows tells it
@@ -164,18 +157,18 @@ def _drawn(voice: Voice, top: tuple[Any, ...], card: int) -> tuple[str, tuple[An
         seen = voice.card(card) if voice.sees(drawer) else "a card"
         if not voice.state.playing:  # between turns: the deal
             verb = "were dealt" if drawer == voice.viewer else "was dealt"
-            return _sentence(f"{voice.who(drawer)} {verb} {seen}"), None
-        return _sentence(f"{voice.who(drawer)} drew {seen}"), None
+            return sentence(f"{voice.who(drawer)} {verb} {seen}"), None
+        return sentence(f"{voice.who(drawer)} drew {seen}"), None
     thief, robbed = top[1], top[2]
     move = ("steal", thief, robbed, card)
-    return steal_sentence(voice, thief, robbed, card), move
+    return stealsentence(voice, thief, robbed, card), move
 
 
-def steal_sentence(voice: Voice, thief: int, robbed: int, card: int) -> str:
+def stealsentence(voice: Voice, thief: int, robbed: int, card: int) -> str:
     if voice.viewer == robbed:
-        return _sentence(f"{voice.who(thief)} stole your {voice.card(card)}")
+        return sentence(f"{voice.who(thief)} stole your {voice.card(card)}")
     seen = voice.card(card) if voice.sees(thief) else "a card"
-    return _sentence(f"{voice.who(thief)} stole {seen} from {voice.who(robbed)}")
+    return sentence(f"{voice.who(thief)} stole {seen} from {voice.who(robbed)}")
 
 
 def _target(voice: Voice, player: int, seat: int, effect: Effect) -> str:
@@ -185,14 +178,14 @@ def _target(voice: Voice, player: int, seat: int, effect: Effect) -> str:
     if do == "rps":
         return ""  # the challenge that follows tells it
     if do in ("draw", "discard"):
-        return _sentence(f"{who} chose {other} to {do} {_count(n)}")
+        return sentence(f"{who} chose {other} to {do} {_count(n)}")
     if do == "give":
-        return _sentence(f"{who} chose to give {other} {_count(n)}")
+        return sentence(f"{who} chose to give {other} {_count(n)}")
     if do == "steal":
-        return _sentence(f"{who} chose to steal from {other}")
+        return sentence(f"{who} chose to steal from {other}")
     if do == "trade":
-        return _sentence(f"{who} chose to trade hands with {other}")
-    return _sentence(f"{who} chose {other}")
+        return sentence(f"{who} chose to trade hands with {other}")
+    return sentence(f"{who} chose {other}")
 
 
 def tell(voice: Voice, move: Move) -> str:
@@ -201,18 +194,18 @@ def tell(voice: Voice, move: Move) -> str:
     who = voice.who
     if kind in ("play", "discard"):
         seat, card = move[2:]
-        return _sentence(f"{who(seat)} {kind}ed {voice.card(card)}")
+        return sentence(f"{who(seat)} {kind}ed {voice.card(card)}")
     if kind == "give":
         giver, receiver, card = move[2:]
         seen = voice.card(card) if voice.sees(giver, receiver) else "a card"
-        return _sentence(f"{who(giver)} gave {who(receiver)} {seen}")
+        return sentence(f"{who(giver)} gave {who(receiver)} {seen}")
     if kind == "pass":
         passer, receiver, card = move[2:]
         if voice.viewer == receiver:  # the others hear once that the passes changed hands
-            return _sentence(f"{who(passer)} passed you {voice.card(card)}")
+            return sentence(f"{who(passer)} passed you {voice.card(card)}")
         return ""
     if kind == "steal":
-        return steal_sentence(voice, *move[2:])
+        return stealsentence(voice, *move[2:])
     if kind == "trade":
         return _trade(voice, *move[2:])
     if kind == "round":
@@ -225,26 +218,24 @@ def tell(voice: Voice, move: Move) -> str:
     if kind == "skip":
         seat = move[2]
         lose = voice.verb(seat, "lose", "loses")
-        return _sentence(f"{who(seat)} {lose} {voice.their(seat)} next turn")
+        return sentence(f"{who(seat)} {lose} {voice.their(seat)} next turn")
     if kind == "challenge":
-        return _sentence(f"{who(move[2])} challenged {who(move[3])} to rock-paper-scissors")
+        return sentence(f"{who(move[2])} challenged {who(move[3])} to rock-paper-scissors")
     if kind == "contest":
         a, b, sign_a, sign_b, winner = move[2:]
-        return _sentence(
-            f"{who(a)} showed {sign_a} and {who(b)} showed {sign_b}: {who(winner)} won"
-        )
+        return sentence(f"{who(a)} showed {sign_a} and {who(b)} showed {sign_b}: {who(winner)} won")
     if kind == "tie":
         a, b, sign, ties, void = move[2:]
         if void:
-            return _sentence(
+            return sentence(
                 f"{who(a)} and {who(b)} both showed {sign}, {ties} ties in a row: "
                 "the contest is void"
             )
         again = "you play again" if voice.viewer in (a, b) else "they play again"
-        return _sentence(f"{who(a)} and {who(b)} both showed {sign}: {again}")
+        return sentence(f"{who(a)} and {who(b)} both showed {sign}: {again}")
     if kind in ("protect", "banish", "return"):
         return _ranch_card(voice, kind, *move[2:])
-    return _sentence(str(move[1]))
+    return sentence(str(move[1]))
 
 
 def _ranch_card(voice: Voice, kind: str, actor: int, seat: int, card: int) -> str:
@@ -253,24 +244,24 @@ def _ranch_card(voice: Voice, kind: str, actor: int, seat: int, card: int) -> st
     own = seat == actor
     ranch = f"{voice.their(actor)} own ranch" if own else f"{voice.whose(seat)} ranch"
     if kind == "protect":
-        return _sentence(f"{who} protected {name} in {voice.their(actor)} ranch")
+        return sentence(f"{who} protected {name} in {voice.their(actor)} ranch")
     if kind == "banish":
-        return _sentence(f"{who} discarded {name} from {ranch}")
+        return sentence(f"{who} discarded {name} from {ranch}")
     if own:
-        return _sentence(f"{who} took {name} from {ranch} back into {voice.their(actor)} hand")
-    return _sentence(f"{who} returned {name} from {ranch} to {voice.whose(seat)} hand")
+        return sentence(f"{who} took {name} from {ranch} back into {voice.their(actor)} hand")
+    return sentence(f"{who} returned {name} from {ranch} to {voice.whose(seat)} hand")
 
 
 def _trade(voice: Voice, a: int, b: int, hand_a: Sequence[int], hand_b: Sequence[int]) -> str:
     who = voice.who
     if voice.viewer == a or voice.viewer == CHANCE:
         got = voice.cards(hand_b)
-        return _sentence(f"{who(a)} traded hands with {who(b)}: {who(a)} got {got}")
+        return sentence(f"{who(a)} traded hands with {who(b)}: {who(a)} got {got}")
     if voice.viewer == b:
-        return _sentence(f"{who(a)} traded hands with you: you got {voice.cards(hand_a)}")
+        return sentence(f"{who(a)} traded hands with you: you got {voice.cards(hand_a)}")
     gave, took = sum(hand_a), sum(hand_b)
     counts = f"{gave} {'card' if gave == 1 else 'cards'} for {took}"
-    return _sentence(f"{who(a)} traded hands with {who(b)} ({counts})")
+    return sentence(f"{who(a)} traded hands with {who(b)} ({counts})")
 
 
 def _round(
@@ -287,9 +278,9 @@ def _round(
     )
     line = f"Round {number} ended. Glory: {scores}."
     if winners:
-        names = _listed([voice.who(w) for w in winners])
+        names = listed([voice.who(w) for w in winners])
         verb = "won the game" if len(winners) == 1 else "share the win"
-        line += " " + _sentence(f"{names} {verb} with {totals[winners[0]]} Glory")
+        line += " " + sentence(f"{names} {verb} with {totals[winners[0]]} Glory")
     return line
 
 
@@ -299,18 +290,3 @@ def _signed(points: int) -> str:
 
 def _count(n: int) -> str:
     return "a card" if n == 1 else f"{n} cards"
-
-
-def _listed(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
-
-
-def _sentence(text: str) -> str:
-    """A sentence: a leading "you" capitalised (names are left as their players wrote
-    them), a full stop at the end."""
-    if text.startswith("you "):
-        text = "Y" + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE, TERMINAL, ChanceOutcomes, Outcome, State
 from ranchhand.core.chance import draw_weighted
+from ranchhand.core.words import Memo
 from ranchhand.games.rocket_ranchers.actions import (
     END_TURN,
     REBOOT,
@@ -74,10 +75,10 @@ class RocketState(State):
         self.setting_up = True
         self.pending: list[int] = []
         self.over: Outcome | None = None
-        self._played: tuple[int, Hashable, RocketState | None] | None = None
-        """The last action the log in words played on a copy (:func:`.words.played`): the
-        player, the action and the copy; every viewer's line asks for the same one.
-        Forgotten with the caches."""
+        self._played: Memo[RocketState | None] | None = None
+        """The last action the log in words worked out (:func:`.words._memo`): the state
+        after it where that was needed, and the words said; every viewer's line asks for
+        the same one. Forgotten with the caches."""
 
     def _forget_cached(self) -> None:
         super()._forget_cached()

@@ -24,10 +24,11 @@ can never disagree with the rules.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Container, Hashable, Sequence
 from typing import TYPE_CHECKING
 
 from ranchhand.core import CHANCE, ActionError
+from ranchhand.core.words import Memo, Speaker, listed, sentence
 from ranchhand.games.rocket_ranchers.actions import (
     Beam,
     Dogship,
@@ -45,25 +46,17 @@ if TYPE_CHECKING:
     from ranchhand.games.rocket_ranchers.state import RocketState
 
 
-class Voice:
+class Voice(Speaker):
     """Players as one viewer reads them (a name, or "you"), and cards in words."""
 
-    def __init__(self, state: RocketState, viewer: int | None, names: Sequence[str]) -> None:
-        self.state = state
-        self.viewer = viewer
-        self.names = names
+    __slots__ = ("state",)
 
-    def who(self, seat: int) -> str:
-        """``you`` for the viewer, else the seat's name (``P2`` if ``names`` has none)."""
-        if seat == self.viewer:
-            return "you"
-        return self.names[seat] if 0 <= seat < len(self.names) else f"P{seat}"
+    def __init__(self, state: RocketState, viewer: int | None, names: Sequence[str]) -> None:
+        super().__init__(viewer, names)
+        self.state = state
 
     def their(self, seat: int) -> str:
         return "your" if seat == self.viewer else "their"
-
-    def whose(self, seat: int) -> str:
-        return "your" if seat == self.viewer else f"{self.who(seat)}'s"
 
     def sees(self, seat: int) -> bool:
         """Whether the viewer is ``seat`` (or the all-seeing CHANCE viewer)."""
@@ -83,13 +76,34 @@ class Voice:
 def words(
     state: RocketState, viewer: int | None, action: Hashable, player: int, names: Sequence[str]
 ) -> str:
-    """``action`` (about to be applied by ``player``) and what follows, in sentences."""
-    voice = Voice(state, viewer, names)
-    head = _head(voice, action, player)
-    if not head:  # an action the rules would refuse: told as typed
-        who = "Chance" if player == CHANCE else voice.who(player)
-        return _sentence(f"{who} chose {action}")
-    return " ".join([head, *_after(voice, action, player)])
+    """``action`` (about to be applied by ``player``) and what follows, in sentences.
+
+    Worked out once per action (:func:`_memo`); a viewer the words do not name (anyone
+    but the player, before the end, where every score is told) reads the spectator's."""
+    memo = _memo(state, action, player)
+    twin = memo.facts
+    ends = twin is not None and twin.over is not None and state.over is None
+    named: Container[int] = ALL if ends else (player, CHANCE)
+
+    def say() -> str:
+        voice = Voice(state, viewer, names)
+        head = _head(voice, action, player)
+        if not head:  # an action the rules would refuse: told as typed
+            who = "Chance" if player == CHANCE else voice.who(player)
+            return sentence(f"{who} chose {action}")
+        return " ".join([head, *_after(voice, action, player, twin)])
+
+    return memo.words(viewer, names, named, say)
+
+
+class _Everyone:
+    """Every viewer: each is named in the scores at the end of the game."""
+
+    def __contains__(self, viewer: object) -> bool:
+        return True
+
+
+ALL = _Everyone()
 
 
 def _head(voice: Voice, action: Hashable, player: int) -> str:
@@ -103,8 +117,8 @@ def _head(voice: Voice, action: Hashable, player: int) -> str:
         number = len(state.corrals[player]) + 1
         if voice.sees(player):
             card = voice.card(tables.kind_by_text[action.card])
-            return _sentence(f"{who} formed corral {number} with {card}, face down")
-        return _sentence(f"{who} formed corral {number} with a face-down card")
+            return sentence(f"{who} formed corral {number} with {card}, face down")
+        return sentence(f"{who} formed corral {number} with a face-down card")
     if isinstance(action, Occupy) and action.card in tables.kind_by_text:
         corrals = state.corrals[player]
         if not 0 < action.corral <= len(corrals):
@@ -113,7 +127,7 @@ def _head(voice: Voice, action: Hashable, player: int) -> str:
         there = len(corrals[action.corral - 1][1]) + 1
         count = "the first face up there" if there == 1 else f"now {there} face up there"
         where = f"{voice.their(player)} corral {action.corral}"
-        return _sentence(f"{who} put {card} face up in {where} ({count})")
+        return sentence(f"{who} put {card} face up in {where} ({count})")
     if isinstance(action, Dogship) and action in tables.swap_cells:
         first, second = tables.swap_cells[action]
         display = state.display
@@ -121,13 +135,13 @@ def _head(voice: Voice, action: Hashable, player: int) -> str:
             f"{voice.card(display[first])} in {cell_name(first)} and "
             f"{voice.card(display[second])} in {cell_name(second)}"
         )
-        return _sentence(f"{voice.whose(player)} dogship swapped {swapped}")
+        return sentence(f"{voice.whose(player)} dogship swapped {swapped}")
     if isinstance(action, Reboot):
         mine = voice.their(player)
-        return _sentence(f"{who} rebooted: {mine} beams and {mine} dogship are face up again")
+        return sentence(f"{who} rebooted: {mine} beams and {mine} dogship are face up again")
     if isinstance(action, EndTurn):
         kept = f", keeping {voice.their(player)} dogship face up" if state.dogship[player] else ""
-        return _sentence(f"{who} ended {voice.their(player)} turn{kept}")
+        return sentence(f"{who} ended {voice.their(player)} turn{kept}")
     if isinstance(action, Draw) and EMPTY in state.display:
         kind = tables.drawn.get(action)  # the tables' own draw: one lookup
         if kind is None:
@@ -135,7 +149,7 @@ def _head(voice: Voice, action: Hashable, player: int) -> str:
         if kind is None:
             return ""
         drawn = voice.card(kind)
-        return _sentence(f"{drawn} was turned up in {cell_name(state.display.index(EMPTY))}")
+        return sentence(f"{drawn} was turned up in {cell_name(state.display.index(EMPTY))}")
     return ""
 
 
@@ -145,7 +159,7 @@ def _beam(voice: Voice, action: Beam, player: int) -> str:
     state = voice.state
     placement = state.tables.placement_of[action]
     shape = state.tables.beams[placement.beam].description.removeprefix("a ").removeprefix("an ")
-    cells = _listed([cell_name(c) for c in placement.cells])
+    cells = listed([cell_name(c) for c in placement.cells])
     mask = state._catch(action)
     taken = [state.display[c] for c in range(CELLS) if mask >> c & 1]
     wild = [c for c in taken if c >= 0]
@@ -156,35 +170,23 @@ def _beam(voice: Voice, action: Beam, player: int) -> str:
         parts = [f"{len(wild)} {'card' if len(wild) == 1 else 'cards'}"] if wild else []
     if cats:
         parts.append("a Space Cat" if cats == 1 else f"{cats} Space Cats")
-    took = f"took {_listed(parts)}" if parts else "took nothing: the cells were empty"
+    took = f"took {listed(parts)}" if parts else "took nothing: the cells were empty"
     who = voice.who(player)
-    return _sentence(f"{who} used {voice.their(player)} {shape} on {cells} and {took}")
+    return sentence(f"{who} used {voice.their(player)} {shape} on {cells} and {took}")
 
 
-def _after(voice: Voice, action: Hashable, player: int) -> list[str]:
-    """What followed without a choice: an automatic reboot, the deck's last card, the end.
-
-    The rules say, on a copy the action is applied to; the copy is made only where one
-    of them may follow (every beam down once this action is done, or a deck of at most
-    one card), since a log line is made for every viewer at every step and most steps
-    are draws and placements that lead to nothing of the kind."""
-    state = voice.state
-    down = player != CHANCE
-    if down:
-        before = state.beams[player]
-        if isinstance(action, Beam):
-            before &= ~(1 << state.tables.placement_of[action].beam)
-        down = not before
-    if not down and state.deck_size > 1:
-        return []
-    twin = played(state, action, player)
+def _after(voice: Voice, action: Hashable, player: int, twin: RocketState | None) -> list[str]:
+    """What followed without a choice (``twin``: the state after the action, where one
+    of these may follow): an automatic reboot, the deck's last card, the end."""
     if twin is None:
         return []
+    state = voice.state
     told = []
+    down = player != CHANCE and not state.beams[player] & ~_spent(state, action)
     if down and twin.beams[player] == twin.all_beams:
         mine = voice.their(player)
         told.append(
-            _sentence(
+            sentence(
                 f"All {mine} beams were down, so {voice.who(player)} rebooted: "
                 f"{mine} beams and {mine} dogship are face up again"
             )
@@ -198,21 +200,30 @@ def _after(voice: Voice, action: Hashable, player: int) -> list[str]:
     return told
 
 
-def played(state: RocketState, action: Hashable, player: int) -> RocketState | None:
-    """A copy of ``state`` with ``action`` applied (None if the rules refuse it),
-    remembered on ``state`` until it changes: every viewer's line asks for it. The copy
-    is only read."""
+def _spent(state: RocketState, action: Hashable) -> int:
+    """The beam ``action`` turns face down, as a bit of the beams' mask (0: none)."""
+    placement = state.tables.placement_of.get(action) if isinstance(action, Beam) else None
+    return 0 if placement is None else 1 << placement.beam
+
+
+def _memo(state: RocketState, action: Hashable, player: int) -> Memo[RocketState | None]:
+    """The state's memo of ``action``: the state after it where an automatic reboot or the
+    end may follow (every beam down once it is done, or a deck of at most one card), else
+    None; remembered until the state changes, since every viewer's line asks. Most steps
+    are draws and placements that lead to nothing of the kind and need no copy."""
     known = state._played
-    if known is not None and known[0] == player and known[1] == action:
-        return known[2]
-    twin = state.clone()
-    try:
-        twin.apply(action, player)
-    except ActionError:
-        state._played = (player, action, None)
-        return None
-    state._played = (player, action, twin)
-    return twin
+    if known is not None and known.player == player and known.action == action:
+        return known
+    twin: RocketState | None = None
+    down = player != CHANCE and not state.beams[player] & ~_spent(state, action)
+    if down or state.deck_size <= 1:
+        twin = state.clone()
+        try:
+            twin.apply(action, player)
+        except ActionError:
+            twin = None
+    known = state._played = Memo(player, action, twin)
+    return known
 
 
 def _final(voice: Voice, twin: RocketState) -> str:
@@ -225,21 +236,6 @@ def _final(voice: Voice, twin: RocketState) -> str:
     ]
     assert twin.over is not None
     winner = twin.over.winners[0]
-    return f"The game is over. Points: {'; '.join(parts)}. " + _sentence(
+    return f"The game is over. Points: {'; '.join(parts)}. " + sentence(
         f"{voice.who(winner)} won the game"
     )
-
-
-def _listed(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
-
-
-def _sentence(text: str) -> str:
-    """A sentence: a leading "you"/"your"/"a" capitalised (names are left as their
-    players wrote them), a full stop at the end."""
-    if text.startswith(("you ", "your ", "a ")):
-        text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
