@@ -170,3 +170,20 @@ def test_the_exchange_tables_picture_buttons_play_their_exchange(
     assert count(page, f"farm-0-{took}") == farm[took]
     assert farm[gave] == mine[gave] - n_gave and farm[took] == mine[took] + n_took, (action, farm)
     assert page_errors(page) == []
+
+
+def test_hot_seat_and_spectator_pages_draw_to_the_end(server: WebServer, context: Any) -> None:
+    made = create_table(server, "super-farmer", ["human", "human"], ["Ann", "Bo"], max_turns=6)
+    tokens = ",".join(seat["token"] for seat in made["seats"])
+    watcher = open_seat(context, made["spectate"])
+    page = open_seat(context, made["seats"][0]["url"].split("#")[0] + "#tokens=" + tokens)
+    watcher.wait_for_selector(".sf-farm")
+    assert watcher.locator("#controls [data-action]").count() == 0, "a spectator has no choices"
+    assert watcher.locator(".sf-die").count() == 2
+    outcome = play_by_clicking([page], random.Random(5))
+    assert outcome["reason"] == "truncated" or outcome["winners"]
+    watcher.wait_for_selector("[data-outcome]")
+    for shown in (page, watcher):
+        assert shown.locator("#end .sf-farm").count() == 3, "the end screen draws the farms"
+        assert shown.locator("#end .sf-winner").count() == 1
+        assert page_errors(shown) == []
