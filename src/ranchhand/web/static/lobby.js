@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 10000;
 let games = [];
 let filter = "";
+let loads = 0; // loadTables calls so far: an answer to an older one is dropped
 let historyBefore = null; // the last finished table's `updated`, to page on from
 
 /** "1 person", "2 people": a count and its noun, singular or plural. */
@@ -259,21 +260,35 @@ async function fetchTables() {
 }
 
 async function loadTables({ force = true } = {}) {
-  if (!force && document.querySelector("#tables .join-form")) return; // someone is typing a name
+  const typing = () => document.querySelector("#tables .join-form"); // someone is typing a name
+  if (!force && typing()) return;
+  const ticket = ++loads;
   loadCounts();
   let tables;
   try {
     tables = await fetchTables();
   } catch (error) {
-    $("tables").replaceChildren(el("li", { class: "error" }, error.message));
+    if (ticket === loads) $("tables").replaceChildren(el("li", { class: "error" }, error.message));
     return;
   }
+  // Only the newest load draws (a slower, older one would undo a filter chosen since), and
+  // a refresh never takes a join form away from under someone typing in it.
+  if (ticket !== loads || (!force && typing())) return;
+  const form = typing();
+  const focused = form && form.contains(document.activeElement);
   if (!tables.length) {
     const none = filter === "free" ? "No table has a free seat now: create one with a seat open for anyone." : "No table is being played now: create one.";
     $("tables").replaceChildren(el("li", { class: "muted" }, none));
     return;
   }
   $("tables").replaceChildren(...tables.map(tableItem));
+  // A join form open during a forced reload moves to its table's new row, if the seat is
+  // still free there (and keeps the focus).
+  const row = form && [...$("tables").children].find((li) => li.dataset.table === form.dataset.table);
+  if (row && row.querySelector(`[data-join="${form.dataset.joinForm}"]`)) {
+    row.append(form);
+    if (focused) form.querySelector("input").focus();
+  }
 }
 
 function tableItem(t) {
@@ -335,13 +350,18 @@ function askName(item, table, seat) {
   const error = el("p", { class: "error", role: "alert" });
   const form = el(
     "form",
-    { class: "join-form", "data-join-form": seat },
+    { class: "join-form", "data-join-form": seat, "data-table": table.id },
     el("label", { for: id }, `Your name at P${seat}`),
     input,
     el("button", { type: "submit", class: "primary small" }, "Sit down"),
-    el("button", { type: "button", class: "small", onclick: () => { form.remove(); item.querySelector(`[data-join="${seat}"]`)?.focus(); } }, "Cancel"),
+    el("button", { type: "button", class: "small", onclick: () => cancel() }, "Cancel"),
     error,
   );
+  const cancel = () => {
+    const owner = form.parentElement; // the table's row now (a reload may have moved the form)
+    form.remove();
+    owner?.querySelector(`[data-join="${seat}"]`)?.focus();
+  };
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = input.value.trim();
