@@ -17,6 +17,7 @@ from ranchhand.core import CHANCE
 from ranchhand.games.glory_ranch import GloryRanch, GloryState
 from ranchhand.games.glory_ranch.actions import Choose, HandCard, Target
 from tests.games.glory_ranch.helpers import do, table
+from tests.games.words_checks import play_telling
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 NOTATION = re.compile(r"\d:\d|\btarget \d|\bpick \d|\bplace \d|\bchoose [a-z]|\bP\d\b")
@@ -293,8 +294,8 @@ def _hidden_swap(variant: GloryState, player: int, card: int, viewer: int | None
 def _variants(
     state: GloryState, viewer: int | None, action: Hashable, player: int, rng: random.Random
 ) -> list[GloryState]:
-    """``state`` and positions ``viewer`` cannot tell from it where ``action`` is legal."""
-    found = [state]
+    """Positions ``viewer`` cannot tell from ``state`` where ``action`` is legal."""
+    found = []
     observation = state.observe(viewer)
     for _ in range(3):
         variant = state.game.sample_state(observation, rng)
@@ -312,37 +313,19 @@ def _variants(
     return found
 
 
+def _check(state: GloryState, line: str, said: str) -> None:
+    _no_notation(state, said)
+    _cards_named(state, line, said)
+
+
 @pytest.mark.parametrize(("players", "seed"), [(2, 11), (4, 12), (6, 13)])
 def test_words_never_raise_speak_no_notation_and_tell_no_more_than_describe_for(
     players: int, seed: int
 ) -> None:
     """At every step, for every viewer: positions the viewer cannot tell apart (the real
-    one, determinized ones, every outcome of a chance node) whose ``describe_for`` lines
-    agree get the same words."""
-    rng = random.Random(seed)
+    one, determinized ones with the acting player's card put in their hand, every outcome
+    of a chance node) whose ``describe_for`` lines agree get the same words."""
     state = GloryRanch(players).new_initial_state()
-    names = NAMES[:players]
-    steps = 0
-    while not state.is_terminal() and steps < 260:
-        player = CHANCE if state.is_chance_node() else rng.choice(state.acting_players())
-        if player == CHANCE:
-            action = state.chance_outcomes().sample(rng)
-            options = list(state.chance_outcomes().actions)
-        else:
-            action = rng.choice(state.legal_actions(player))
-            options = [action]
-        for viewer in (None, *range(players)):
-            cases = [(state, a) for a in options]
-            if steps % 3 == 0:
-                cases += [(v, action) for v in _variants(state, viewer, action, player, rng)[1:]]
-            heard: dict[str, str] = {}
-            for position, act in cases:
-                line = position.describe_for(viewer, act, player)
-                said = position.describe_words(viewer, act, player, names)
-                assert said
-                _no_notation(position, said)
-                _cards_named(position, line, said)
-                assert heard.setdefault(line, said) == said, (viewer, line, heard[line], said)
-        state.apply(action, player)
-        steps += 1
-    assert steps > 80
+    rng = random.Random(seed)
+    played = play_telling(state, NAMES[:players], rng, _variants, _check, steps=260)
+    assert played > 80

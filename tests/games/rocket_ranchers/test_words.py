@@ -18,6 +18,7 @@ from ranchhand.games.rocket_ranchers.game import RocketGame
 from ranchhand.games.rocket_ranchers.phases import AFTER, PLACE
 from ranchhand.games.rocket_ranchers.state import RocketState
 from tests.games.rocket_ranchers.helpers import endgame, finish_refill, table
+from tests.games.words_checks import play_telling
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 NOTATION = re.compile(
@@ -213,36 +214,19 @@ def _variants(
     return found
 
 
+def _check(state: RocketState, line: str, said: str) -> None:
+    assert not NOTATION.search(said), said
+    _cards_named(line, said)
+
+
 @pytest.mark.parametrize(("players", "seed"), [(2, 21), (4, 22), (5, 23)])
 def test_words_never_raise_speak_no_notation_and_tell_no_more_than_describe_for(
     players: int, seed: int
 ) -> None:
     """At every step, for every viewer: positions the viewer cannot tell apart (the real
     one, determinized ones, every outcome of a draw) whose ``describe_for`` lines agree
-    get the same words."""
-    rng = random.Random(seed)
+    get the same words; the game is played to its end."""
     state = RocketGame(players).new_initial_state()
-    names = NAMES[:players]
-    steps = 0
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            action = state.chance_outcomes().sample(rng)
-            options = list(state.chance_outcomes().actions)
-        else:
-            action = rng.choice(state.legal_actions(player))
-            options = [action]
-        for viewer in (None, *range(players)):
-            cases = [(state, a) for a in options]
-            if steps % 4 == 0:
-                cases += [(v, action) for v in _variants(state, viewer, action, player, rng)]
-            heard: dict[str, str] = {}
-            for position, act in cases:
-                line = position.describe_for(viewer, act, player)
-                said = position.describe_words(viewer, act, player, names)
-                assert said and not NOTATION.search(said), said
-                _cards_named(line, said)
-                assert heard.setdefault(line, said) == said, (viewer, line, heard[line], said)
-        state.apply(action, player)
-        steps += 1
-    assert steps > 150
+    rng = random.Random(seed)
+    played = play_telling(state, NAMES[:players], rng, _variants, _check, every=4)
+    assert played > 150 and state.is_terminal()
