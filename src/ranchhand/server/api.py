@@ -21,6 +21,7 @@ from ranchhand.server.errors import BadRequest
 from ranchhand.server.limits import client_key
 from ranchhand.server.security import require_json
 from ranchhand.server.tables import TableService
+from ranchhand.server.undo import take_back
 from ranchhand.server.views import table_view
 
 M = TypeVar("M", bound=BaseModel)
@@ -68,6 +69,13 @@ class Move(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
     action: str = Field(max_length=10_000, examples=["roll"])
     step: int | None = Field(default=None, ge=0)
+
+
+class Undo(BaseModel):
+    """``POST /api/tables/{id}/undo``: the step of the view the undo was asked from."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    step: int = Field(ge=0)
 
 
 class SeatChange(BaseModel):
@@ -209,6 +217,18 @@ def router(
         move = await parse(request, Move)
         moved = await asyncio.to_thread(
             service.act, table_id, bearer(authorization, token), move.action, move.step
+        )
+        await publish(table_id, moved.live.step)
+        return table_view(moved.live, moved.seat)
+
+    @routes.post("/tables/{table_id}/undo", openapi_extra=body_of(Undo))
+    async def post_undo(
+        table_id: str, request: Request, authorization: AuthHeader = None, token: TokenQuery = None
+    ) -> dict[str, Any]:
+        """Take back the token's seat's last action (server/undo.py); 200 with the new view."""
+        asked = await parse(request, Undo)
+        moved = await asyncio.to_thread(
+            take_back, service, table_id, bearer(authorization, token), asked.step
         )
         await publish(table_id, moved.live.step)
         return table_view(moved.live, moved.seat)

@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from ranchhand.core.undo import Trail, replay_log
+
 log = logging.getLogger("ranchhand.server")
 
 NICE = 10
@@ -106,6 +108,8 @@ class _Table:
     state: Any
     moves: list[tuple[int, str]] = field(default_factory=list)
     bots: dict[int, tuple[str, Any]] = field(default_factory=dict)
+    trail: Trail = field(default_factory=Trail)
+    """What an undo step of the log takes back (the log has them: core/undo.py)."""
 
 
 class _Memory:
@@ -141,10 +145,9 @@ class _Memory:
             or list(job.moves[:known]) != kept.moves
         ):
             kept, known = _Table(key, self.game(key).new_initial_state()), 0
-        for player, text in job.moves[known:]:
-            state = kept.state
-            state.apply(state.parse_action(text, player), player)
-            kept.moves.append((player, text))
+        new = job.moves[known:]
+        kept.state = replay_log(kept.state, new, trail=kept.trail, first=known)
+        kept.moves.extend(new)
         self.tables[job.table_id] = kept
         while len(self.tables) > TABLES_KEPT:
             self.tables.popitem(last=False)
@@ -165,6 +168,7 @@ class _Memory:
                 known = table.bots[seat] = (kind, bot_factory(state.game, kind)())
             rng = random.Random(derive_seed(job.seed, "bots", len(table.moves)))
             action = known[1].act(state.observe(seat), state.legal_actions(seat), rng)
+            table.trail.before(state, seat, len(table.moves))
             state.apply(action, seat)
             table.moves.append((seat, str(action)))
             made.append((seat, str(action)))

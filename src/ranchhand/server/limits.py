@@ -295,6 +295,7 @@ _KINDS = (
     ("POST", re.compile(r"^/api/tables/?$"), "tables"),
     ("POST", re.compile(rf"^/api/tables/{_ID}/again/?$"), "tables"),
     ("POST", re.compile(rf"^/api/tables/{_ID}/actions/?$"), "actions"),
+    ("POST", re.compile(rf"^/api/tables/{_ID}/undo/?$"), "actions"),
     ("PUT", re.compile(rf"^/api/tables/{_ID}/seats/{_ID}/?$"), "actions"),
     ("POST", re.compile(rf"^/api/tables/{_ID}/seats/{_ID}/claim/?$"), "actions"),
     ("POST", re.compile(rf"^/api/tables/{_ID}/chat/?$"), "chat"),

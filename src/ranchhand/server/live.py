@@ -26,6 +26,7 @@ from ranchhand.core.errors import RanchhandError
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
 from ranchhand.core.registry import bot_factory
 from ranchhand.core.runner import derive_seed
+from ranchhand.core.undo import UNDO_PLAYER, UNDO_TEXT, Trail, is_undo, replay_log
 from ranchhand.server.errors import WrongToken
 
 HUMAN = "human"
@@ -66,6 +67,17 @@ class _Run:
         if self.mixed:
             return " ".join(self.mixed)
         return self.first if self.count == 1 else f"{self.first} x{self.count}"
+
+
+def _took_back_words(
+    before: State, viewer: int | None, action: Hashable, player: int, names: tuple[str, ...]
+) -> str:
+    """ "Ann took back: Ann trades ..." in words, as ``viewer`` was told the action."""
+    who = "You" if viewer == player else names[player]
+    words = before.describe_words(viewer, action, player, names)
+    if words.startswith("You "):  # "You took back: you traded ..."
+        words = f"you {words[4:]}"
+    return f"{who} took back: {words}"
 
 
 @dataclass(frozen=True)
@@ -137,6 +149,8 @@ class Meta:
         )
 
     def label(self, player: int) -> str:
+        if is_undo(player):  # an undo step of the log, not a seat (see Live.undo)
+            return "undo"
         return "chance" if player == CHANCE else f"P{player} {self.names[player]}"
 
     def seat_of(self, token: str | None) -> int | None:
@@ -196,6 +210,8 @@ class Live:
     """Actions' texts already made (shared by forks: the same moves recur all game)."""
     logs: dict[int, tuple[int, list[str], str, int]] = field(default_factory=dict)
     """Each viewer's folded log so far (see :meth:`log_for`)."""
+    trail: Trail = field(default_factory=Trail)
+    """What an undo may take back now (states kept for people's actions only)."""
     wording: dict[int, tuple[int, list[str], str, _Run]] = field(default_factory=dict)
     """Each viewer's folded words so far (see :meth:`words_for`)."""
 
@@ -215,6 +231,7 @@ class Live:
             events=list(self.events),
             pending=list(self.pending),
             logs=dict(self.logs),
+            trail=self.trail.copy(),
             wording=dict(self.wording),
         )
 
@@ -235,10 +252,16 @@ class Live:
         state = self.game.new_initial_state()
         names = self.meta.names
         lines = []
-        for player, text in self.moves:
+        trail = Trail()
+        for index, (player, text) in enumerate(self.moves):
+            if is_undo(player):
+                state, undone = self._spectator_undo(trail)
+                lines.append(undone)
+                continue
             action = state.parse_action(text, player)
             line = f"{self.meta.label(player)}: {state.describe_for(None, action, player)}"
             lines.append((line, state.describe_words(None, action, player, names)))
+            trail.before(state, player, index)
             state.apply(action, player)
         both = [*self.events, *self.pending]  # one entry a move, in order
         width = self.meta.players + 1
@@ -251,6 +274,17 @@ class Live:
         self.logs = {k: v for k, v in self.logs.items() if k != 0}
         self.wording = {k: v for k, v in self.wording.items() if k != 0}
         self.spectated = True
+
+    def _spectator_undo(self, trail: Trail) -> tuple[State, tuple[str, ...]]:
+        """The state an undo step brings back, and the spectator's lines for it."""
+        _seat, step, kept = trail.take()
+        assert kept is not None  # a new trail keeps every state
+        before = kept.clone()
+        player, text = self.moves[step]
+        action = before.parse_action(text, player)
+        took = before.describe_for(None, action, player)
+        words = _took_back_words(before, None, action, player, self.meta.names)
+        return before, (f"{self.meta.label(player)} took back: {took}", words)
 
     def log_for(self, viewer: int | None) -> list[str]:
         """``viewer``'s log: its line of every released action, runs of the same line
@@ -324,6 +358,8 @@ class Live:
                 for (v, _), tell in zip(seen, told, strict=True)
             ),
         )
+        people = player >= 0 and self.meta.kinds[player] == HUMAN  # bots never undo
+        self.trail.before(state, player, self.step, keep=people)
         state.apply(action, player)
         self.moves.append((player, self.text(action)))
         after = state.current_player()
@@ -339,6 +375,55 @@ class Live:
         self.pending.clear()
         self.events.append(entry)
         self.node_start = self.step
+
+    def undoable(self, seat: int | None) -> int:
+        """How many of its own last actions ``seat`` may take back now, one undo each
+        (0 for a spectator, a closed table, or a seat not to act; see :class:`Trail`)."""
+        if seat is None or self.expired:
+            return 0
+        return self.trail.available(self.state, seat)
+
+    def undo(self) -> int:
+        """Take back the last action still in force (its seat's own, see :class:`Trail`)
+        as an undo step of the log (:data:`UNDO_PLAYER`), telling each viewer what it
+        was shown of that action; return the seat. NothingToUndo if there is none."""
+        seat, step, kept = self.trail.take()
+        if kept is None:  # a bot's action, or beyond what was kept: the log rebuilds it
+            kept = replay_log(self.game.new_initial_state(), self.moves[:step])
+        before = kept.clone()  # the kept state is shared with forks: never changed
+        player, text = self.moves[step]
+        entry = self.took_back(before, before.parse_action(text, player), player)
+        self.state = before
+        self.moves.append((UNDO_PLAYER, UNDO_TEXT))
+        self.events.extend(self.pending)
+        self.pending.clear()
+        self.events.append(entry)
+        self.node_start = self.step
+        return seat
+
+    def took_back(self, before: State, action: Hashable, player: int) -> tuple[str, ...]:
+        """The log entry of an undo: for each viewer, "P0 Ann took back: " and the line
+        that viewer was given for the action (the same ``describe_for`` and
+        ``describe_words`` of the same state), so an undo shows nobody anything new."""
+        label, names = self.meta.label(player), self.meta.names
+        seen = self.meta.viewers if self.seen_only else _every_viewer(self.meta.players)
+        told = [shown and (v is not None or self.spectated) for v, shown in seen]
+        notation = [
+            f"{label} took back: {before.describe_for(v, action, player)}" if tell else ""
+            for (v, _), tell in zip(seen, told, strict=True)
+        ]
+        words = [
+            _took_back_words(before, v, action, player, names) if tell else ""
+            for (v, _), tell in zip(seen, told, strict=True)
+        ]
+        return (*notation, *words)
+
+    def replay(self, player: int, text: str) -> None:
+        """Apply one step of the stored log: an action, or an undo step."""
+        if is_undo(player):
+            self.undo()
+        else:
+            self.apply(player, self.state.parse_action(text, player))
 
     def fresh(self, step: int, seat: int) -> bool:
         """Was a move made against ``step`` made against what ``seat`` sees now?

@@ -1008,7 +1008,7 @@ class TableService:
         for index, player, text in new:
             if index != live.step:
                 raise RanchhandError(f"table {table_id}: the log skips from {live.step} to {index}")
-            live.apply(player, live.state.parse_action(text, player))
+            live.replay(player, text)  # an action, or an undo step
         live.updated = row["updated"]
         live.expired = expired
         live.bot_cpu = bot_cpu
@@ -1044,15 +1044,7 @@ class TableService:
 def _check_move(live: Live, token: str, text: str, step: int | None) -> tuple[int, Any]:
     """The seat ``token`` opens and its action ``text``, if it may play it now at ``live``
     (made against ``step``); else the refusal (TableError)."""
-    seat = live.meta.seat_of(token)
-    assert seat is not None
-    _refuse_expired(live)
-    if live.finished:
-        raise Conflict("the game is over")
-    if live.meta.kinds[seat] != HUMAN:
-        raise Conflict(
-            f"seat {seat} is played by the {live.meta.kinds[seat]} bot now; take it back first"
-        )
+    seat = person_seat(live, token)
     if step is not None and not live.fresh(step, seat):
         raise Conflict(
             f"stale step: the move was made at step {step}, the table is at step "
@@ -1096,6 +1088,21 @@ def _load_game(game: str, players: int | None, options: dict[str, Any]) -> Game:
 
 def _default_bot(game: str) -> str:
     return "greedy" if "greedy" in bot_names(game) else "random"
+
+def person_seat(live: Live, token: str) -> int:
+    """The seat ``token`` opens, if a person plays it and the game goes on (a move's or
+    an undo's first checks); else the refusal (TableError)."""
+    seat = live.meta.seat_of(token)
+    assert seat is not None
+    _refuse_expired(live)
+    if live.finished:
+        raise Conflict("the game is over")
+    if live.meta.kinds[seat] != HUMAN:
+        raise Conflict(
+            f"seat {seat} is played by the {live.meta.kinds[seat]} bot now; take it back first"
+        )
+    return seat
+
 
 
 def _names(names: Sequence[str] | None, kinds: Sequence[str]) -> list[str]:

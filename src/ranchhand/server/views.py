@@ -43,6 +43,7 @@ def table_view(live: Live, seat: int | None) -> dict[str, Any]:
         "you": seat,
         "observation": observation(live, seat),
         "legal_actions": legal,
+        "undo": live.undoable(seat) if legal else 0,  # a person to act, now
         "log": list(live.log_for(seat)),
         "words": list(live.words_for(seat)),
         "outcome": None if outcome is None else outcome.to_json(),

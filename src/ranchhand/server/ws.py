@@ -3,7 +3,8 @@
 On connect the viewer gets its view; after every change to the table (made by any
 process: the hub hears of it through the notifier's ``on_change`` only) it gets
 its view again, built from its own seat's observation. A client may send
-``{"action": "TEXT", "step": N}`` and gets the new view or ``{"error": "..."}``.
+``{"action": "TEXT", "step": N}`` (or ``{"undo": true, "step": N}``, see
+:mod:`ranchhand.server.undo`) and gets the new view or ``{"error": "..."}``.
 The socket layer keeps no game state: views come from the table service, which
 checks the database.
 
@@ -63,6 +64,7 @@ from ranchhand.server.limits import Limiter, client_key
 from ranchhand.server.live import Live
 from ranchhand.server.notify import Coalescer
 from ranchhand.server.tables import TableService
+from ranchhand.server.undo import undo_frame
 from ranchhand.server.views import table_view
 
 log = logging.getLogger("ranchhand.server")
@@ -568,6 +570,8 @@ async def _handle(
         return 'malformed JSON; send {"action": "TEXT", "step": N}'
     if isinstance(frame, dict) and set(frame) == {"presence"} and hub.feeds is not None:
         return hub.feeds.page_said(connection, frame["presence"])  # {"presence": "hidden"}
+    if isinstance(frame, dict) and "undo" in frame:  # {"undo": true, "step": N}
+        return await undo_frame(hub, connection, frame, token, publish, limiter)
     if not isinstance(frame, dict) or set(frame) - {"action", "step"}:
         return 'expected {"action": "TEXT", "step": N} and nothing else'
     action, step = frame.get("action"), frame.get("step")

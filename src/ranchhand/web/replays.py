@@ -44,6 +44,7 @@ from typing import Any
 from ranchhand.core.errors import RanchhandError, RecordError
 from ranchhand.core.game import Game, State
 from ranchhand.core.records import Record, parse_step
+from ranchhand.core.undo import NothingToUndo, is_undo, replay_log
 from ranchhand.server.errors import BadRequest
 from ranchhand.server.limits import LimitSettings, RetryLater
 from ranchhand.server.live import Live, Meta
@@ -77,6 +78,10 @@ def deep_size(root: object, skip: set[int] | None = None) -> int:
 
 
 _NOT_DATA = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
+
+
+UNDONE = "undo: the last move is taken back"
+"""The every-seat log's line for an undo step (core/undo.py)."""
 
 
 class Replayed:
@@ -147,11 +152,13 @@ class Replayed:
                 )
             step = record.steps[index]
             try:
-                action = parse_step(live.state, step, index)
+                if is_undo(step.player):  # a seat took its last action back (core/undo.py)
+                    live.undo()
+                else:
+                    live.apply(step.player, parse_step(live.state, step, index))
             except RecordError as error:
                 self.failure = (index, f"not a record ranchhand can replay: {error}")
                 raise BadRequest(self.failure[1]) from None
-            live.apply(step.player, action)
             self.size += sys.getsizeof(self.moves[-1]) + sys.getsizeof(self.moves[-1][1]) + 4
             if self.checked == self.total:
                 live.events.extend(live.pending)
@@ -177,11 +184,12 @@ class Replayed:
     def state_at(self, step: int) -> State:
         """The state before step ``step`` (checked already): a copy of the nearest
         kept state, replayed forward."""
-        state = self.checkpoints[step // CHECKPOINT_EVERY].clone()
-        for index in range(step - step % CHECKPOINT_EVERY, step):
-            player, text = self.moves[index]
-            state.apply(state.parse_action(text, player), player)
-        return state
+        start = step - step % CHECKPOINT_EVERY
+        state = self.checkpoints[start // CHECKPOINT_EVERY].clone()
+        try:
+            return replay_log(state, self.moves[start:step], first=start)
+        except NothingToUndo:  # an undo of a step before the checkpoint: from the start
+            return replay_log(self.checkpoints[0].clone(), self.moves[:step])
 
     def upcoming(self, state: State, step: int) -> tuple[int, str]:
         """Step ``step``'s player and action text: as the rules write it once checked (or
@@ -231,7 +239,8 @@ class Replayed:
         }
         if seat == "all":
             view["log"] = [
-                f"{self.meta.label(player)}: {text}" for player, text in self.moves[:step]
+                UNDONE if is_undo(player) else f"{self.meta.label(player)}: {text}"
+                for player, text in self.moves[:step]
             ]
             view["words"] = self.movers_words(step)
             view["seat_views"] = [table_view(live, s) for s in range(self.meta.players)]
