@@ -178,7 +178,9 @@ function board(view) {
 
 function draw(view, step) {
   const r = view.replay;
-  const next = r.next === null ? "the end" : `next: ${r.next_player < 0 ? "chance" : seatOf(view, r.next_player).label}: ${r.next}`;
+  const next = r.next === null ? "the end"
+    : r.next_player === -2 ? "next: an undo (the last move is taken back)" // docs/server.md, "Undo"
+    : `next: ${r.next_player < 0 ? "chance" : seatOf(view, r.next_player).label}: ${r.next}`;
   $("where").textContent = `Step ${step} of ${r.steps} · ${next}` + (view.outcome ? ` · ${outcomeWords(view)}` : "");
   if (view.outcome) $("where").dataset.outcome = JSON.stringify(view.outcome);
   else delete $("where").dataset.outcome;

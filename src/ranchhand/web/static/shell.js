@@ -13,6 +13,7 @@ import { startAlerts, updateAlerts } from "/static/alerts.js";
 import { drawClocks } from "/static/clocks.js";
 import { resultTable } from "/static/end-result.js";
 import { seatSeen } from "/static/keep.js";
+import { clearUndo, drawUndo } from "/static/undo.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -217,6 +218,7 @@ function wipe() {
     $(id).replaceChildren();
   }
   $("end").hidden = true;
+  clearUndo(); // undo.js: the previous seat's button goes too
   forgetChanges(); // changes.js: the next seat's first view marks nothing
   freshSurface();
   logLength = 0;
@@ -288,6 +290,7 @@ function render(view) {
   drawBoard(view);
   markChanges(ui.board, view); // changes.js: highlight what the last move changed
   drawActions(view);
+  drawUndo(view, connections[shown].token, tableId, (text) => ($("error").textContent = text)); // undo.js
   drawLog(view);
   drawEnd(view);
   markActing();
