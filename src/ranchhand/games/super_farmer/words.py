@@ -69,6 +69,8 @@ def memo(state: SuperFarmerState, action: Hashable, player: int) -> Memo[Told]:
 
 
 def _work_out(state: SuperFarmerState, action: Hashable, player: int) -> Told:
+    if isinstance(action, Roll):  # only says the dice come next: nothing to work out
+        return Told()
     twin = state.clone()
     roller = state.player
     if not isinstance(action, DiceRoll):
