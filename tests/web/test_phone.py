@@ -23,9 +23,9 @@ GAMES = ("rancho", "rocket-ranchers", "glory-ranch", "super-farmer")
 MIN_PX = 11.0
 
 # Each text on the board and the controls: its size as rendered, in CSS px.
-TEXT_SIZES = """() => {
+TEXT_SIZES = """(ids) => {
   const sizes = [];
-  for (const root of [document.getElementById('board'), document.getElementById('controls')]) {
+  for (const root of ids.map((id) => document.getElementById(id))) {
     for (const e of root.querySelectorAll('*')) {
       if (['title', 'desc', 'style'].includes(e.localName)) continue;
       if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
@@ -77,6 +77,14 @@ def choices_in_view(page: Any, selector: str = "#main [data-action]") -> int:
     return found
 
 
+def assert_legible(page: Any, ids: list[str]) -> None:
+    """Every text inside the elements ``ids`` renders at ``MIN_PX`` CSS px or more."""
+    sizes = page.evaluate(TEXT_SIZES, ids)
+    assert len(sizes) > 5
+    small = [s for s in sizes if s["px"] < MIN_PX - 0.05]
+    assert not small, f"texts under {MIN_PX} CSS px: {small[:8]}"
+
+
 def reach_a_data_action(page: Any) -> None:
     """Rocket Ranchers opens on a builder (a beam, its turn, its place: ``data-choose``);
     its confirm button is the first ``data-action``: choose on the screen until it shows."""
@@ -110,10 +118,7 @@ def test_turn_line_and_choices_on_screen_and_labels_legible(
     assert page.evaluate(IN_VIEW, "turn"), "the turn line stays on the screen"
     assert choices_in_view(page) > 0, "a choice stays on the screen"
     page.evaluate("window.scrollTo(0, 0)")
-    sizes = page.evaluate(TEXT_SIZES)
-    assert len(sizes) > 5
-    small = [s for s in sizes if s["px"] < MIN_PX - 0.05]
-    assert not small, f"texts under {MIN_PX} CSS px: {small[:8]}"
+    assert_legible(page, ["board", "controls"])
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page_errors(page) == []
 
@@ -142,4 +147,5 @@ def test_the_end_screen_comes_into_view(server: Any, phone: Any) -> None:
         timeout=STEP_TIMEOUT_MS,
     )
     assert page.evaluate(IN_VIEW, "outcome") or page.locator("#outcome").is_visible()
+    assert_legible(page, ["end", "board"])
     assert page_errors(page) == []
