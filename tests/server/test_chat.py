@@ -13,6 +13,7 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -285,7 +286,9 @@ def test_the_mailbox_keeps_every_chat_line_and_the_newest_presence() -> None:
         ]
         assert FEED_BACKLOG > 8
 
-    asyncio.run(run())
+    # In a thread of its own: a browser test run before may hold this thread's loop.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run()).result()
 
 
 @pytest.fixture

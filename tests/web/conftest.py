@@ -98,8 +98,10 @@ def free_port() -> int:
 class WebServer:
     """``ranchhand serve`` in a subprocess; restartable on the same port and database."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, limits: tuple[str, ...] = ()) -> None:
         self.folder = folder
+        self.limits = limits
+        """More ``serve --limit NAME=VALUE`` items (a test's own timings)."""
         self.db = f"sqlite:///{folder / 'tables.db'}"
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -119,6 +121,7 @@ class WebServer:
         for limit in (
             *(f"{name}=off" for name in RATE_NAMES),
             "max_open_tables_per_client=1000000",
+            *self.limits,
         ):
             command += ["--limit", limit]
         with open(self.log, "ab") as out:

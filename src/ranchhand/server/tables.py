@@ -525,8 +525,11 @@ class TableService:
                 update(store.tables).where(store.tables.c.id == table_id).values(updated=now)
             )
         self.forget(table_id)
-        log.info("table %s: seat %d is now played by %s", table_id, seat, kind)
-        return Moved(self.current(table_id), seat, live.step)
+        by = f" (handed over by seat {mine}, offline too long)" if other else ""
+        log.info("table %s: seat %d is now played by %s%s", table_id, seat, kind, by)
+        if other:
+            self.hand_over.done(live, mine, seat, kind)
+        return Moved(self.current(table_id), mine, live.step)
 
     def claim(self, table_id: str, seat: int, name: str | None = None) -> Claimed:
         """Take the open ``seat`` (as ``name``, else the name it was created with).

@@ -13,6 +13,8 @@ import { startAlerts, updateAlerts } from "/static/alerts.js";
 import { drawClocks } from "/static/clocks.js";
 import { resultTable } from "/static/end-result.js";
 import { seatSeen } from "/static/keep.js";
+import { onChat, startChat } from "/static/chat.js";
+import { markSeats, onPresence, sayPresence, startPresence } from "/static/presence.js";
 import { clearUndo, drawUndo } from "/static/undo.js";
 
 const $ = (id) => document.getElementById(id);
@@ -49,11 +51,13 @@ class Connection {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     let url = `${scheme}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
     if (this.token) url += `?token=${encodeURIComponent(this.token)}`;
+    if (this.index === 0) url += `${this.token ? "&" : "?"}extras=chat,presence`; // chat.js, presence.js
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => {
       this.delay = 500;
       this.setState("connected");
+      sayPresence(this); // presence.js: a hidden page says so again
     };
     socket.onmessage = (event) => {
       let data;
@@ -62,6 +66,7 @@ class Connection {
       } catch {
         return;
       }
+      if (data.chat || data.presence) return data.chat ? onChat(data) : onPresence(data); // chat.js, presence.js
       if (data.error !== undefined && data.step === undefined) onError(this, data.error);
       else onView(this, data);
     };
@@ -286,6 +291,7 @@ function render(view) {
   );
   drawTurn(view);
   drawSeats(view);
+  markSeats(view, connections[shown].token); // presence.js: data-presence on each chip
   drawClocks(view, $("clocks")); // clocks.js: the turn clock, in step with the server
   drawBoard(view);
   markChanges(ui.board, view); // changes.js: highlight what the last move changed
@@ -494,4 +500,6 @@ $("typed").addEventListener("submit", (event) => {
 });
 window.addEventListener("hashchange", () => location.reload());
 drawConnection();
+startChat($("chat"), tableId, () => connections[Math.max(shown, 0)], tokens.length > 0); // chat.js
+startPresence(tableId, () => connections, (text) => ($("error").textContent = text)); // presence.js
 startAlerts($("alerts")); // alerts.js: the title mark, tone and notification on your turn
