@@ -161,10 +161,11 @@ def _drawn(voice: Voice, top: tuple[Any, ...], card: int) -> tuple[str, tuple[An
         return sentence(f"{voice.who(drawer)} drew {seen}"), None
     thief, robbed = top[1], top[2]
     move = ("steal", thief, robbed, card)
-    return stealsentence(voice, thief, robbed, card), move
+    return _stolen(voice, thief, robbed, card), move
 
 
-def stealsentence(voice: Voice, thief: int, robbed: int, card: int) -> str:
+def _stolen(voice: Voice, thief: int, robbed: int, card: int) -> str:
+    """A card stolen: named to the thief and the robbed player, "a card" to the others."""
     if voice.viewer == robbed:
         return sentence(f"{voice.who(thief)} stole your {voice.card(card)}")
     seen = voice.card(card) if voice.sees(thief) else "a card"
@@ -205,7 +206,7 @@ def tell(voice: Voice, move: Move) -> str:
             return sentence(f"{who(passer)} passed you {voice.card(card)}")
         return ""
     if kind == "steal":
-        return stealsentence(voice, *move[2:])
+        return _stolen(voice, *move[2:])
     if kind == "trade":
         return _trade(voice, *move[2:])
     if kind == "round":
