@@ -8,7 +8,7 @@ shows, players by name and the viewer as "you":
   Bako (1 dot) and a Space Cat." (the others read "took 2 cards and a Space Cat")
 - "You formed corral 3 with Tundra Kow (2 dots), face down." / "Ann formed corral 3
   with a face-down card."
-- "Ann put Tundra Kelk (2 dots) face up in their corral 2 (3 cards face up there)."
+- "Ann put Tundra Kelk (2 dots) face up in their corral 2 (now 3 face up there)."
 - "Ann's dogship swapped Tundra Kow (2 dots) in a1 and Tundra Bako (1 dot) in c3."
 - "Desert Flama (3 dots) was turned up in b2." (a draw into the display)
 
