@@ -90,6 +90,20 @@ def test_chat_round_trip_and_presence_going_offline(chat_server: WebServer, brow
         )
         expect(ann.locator("[data-hand-over]")).to_have_count(0, timeout=WAIT_MS)
 
+        # Bo comes back and takes the seat back from his own page.
+        third = browser.new_context(viewport=DESKTOP)
+        try:
+            back = open_seat(third, bo_url)
+            take = back.locator("[data-take-back='1']")
+            expect(take).to_be_visible(timeout=WAIT_MS)
+            take.click()
+            expect(chip(ann, 1)).not_to_contain_text("bot:", timeout=WAIT_MS)
+            expect(chip(ann, 1)).to_have_attribute("data-presence", "online", timeout=WAIT_MS)
+            expect(back.locator("[data-take-back]")).to_have_count(0, timeout=WAIT_MS)
+            assert page_errors(back) == []
+        finally:
+            third.close()
+
         # A spectator reads the chat, and has no form to write in.
         watcher = open_seat(first, table["spectate"])
         expect(watcher.locator("[data-chat-message]").first).to_contain_text(

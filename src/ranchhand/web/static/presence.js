@@ -70,8 +70,9 @@ export function markSeats(view, token) {
 }
 
 function mark() {
-  if (!frame) return;
   const view = seen.view;
+  offerTakeBack(view);
+  if (!frame) return;
   for (const chip of document.querySelectorAll("#seats li[data-seat]")) {
     const seat = Number(chip.dataset.seat);
     const entry = frame.presence.find((p) => p.seat === seat);
@@ -97,14 +98,32 @@ function mark() {
   }
 }
 
-async function handOver(seat, bot) {
+/** The page's own seat is played by a bot (handed over while its person was away, or by
+ * themselves): a button on its chip takes it back. */
+function offerTakeBack(view) {
+  if (!view || view.you === null || view.you === undefined || !seen.token) return;
+  const own = view.seats[view.you];
+  const chipOf = document.querySelector(`#seats li[data-seat="${view.you}"]`);
+  if (!own || !chipOf || own.kind === "human" || view.status !== "playing") return;
+  if (chipOf.querySelector("[data-take-back]")) return;
+  chipOf.append(" ", el("button", {
+    type: "button", class: "small hand-over", "data-take-back": view.you,
+    onclick: () => setSeat(view.you, "human"),
+  }, "Take my seat back"));
+}
+
+function handOver(seat, bot) {
+  return setSeat(seat, bot);
+}
+
+async function setSeat(seat, kind) {
   const token = seen.token;
   if (!token) return;
   try {
     await getJSON(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}`, {
       method: "PUT",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ kind: bot }),
+      body: JSON.stringify({ kind }),
     });
   } catch (error) {
     report(error.message);
