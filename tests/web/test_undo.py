@@ -66,3 +66,28 @@ def test_an_undo_online_is_seen_by_the_other_seat(server: WebServer, browser: An
     finally:
         for made_context in contexts:
             made_context.close()
+
+
+def test_hot_seat_undoes_with_the_seat_on_screen(server: WebServer, context: Any) -> None:
+    """One device holds both seats: the button posts with the token of the seat on
+    screen, and a hand-off to the other seat leaves no button behind."""
+    from playwright.sync_api import expect
+
+    made = create_table(server, "rancho", ["human", "human"], ["Ann", "Bob"])
+    tokens = ",".join(s["token"] for s in made["seats"])
+    page = open_seat(context, f"{server.base}/tables/{made['id']}#tokens={tokens}")
+    expect(page.locator("body")).to_have_attribute("data-you", "0", timeout=WAIT_MS)
+    expect(page.locator("body")).to_have_attribute("data-acting", "true", timeout=WAIT_MS)
+    start = step_of(page)
+    page.evaluate("() => { document.getElementById('all-actions').open = true; }")
+    page.locator("#action-list [data-action^='trade']").first.click()
+    button = page.locator("#undo [data-undo]")
+    expect(button).to_be_visible(timeout=WAIT_MS)
+    button.click()
+    expect(page.locator("#log")).to_contain_text("took back", timeout=WAIT_MS)
+    expect(page.locator("body")).to_have_attribute("data-step", str(start + 2))
+    expect(button).to_have_count(0)
+    page.locator("#action-list [data-action='roll and end turn']").click()
+    expect(page.locator("[data-handoff-to]")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("[data-undo]")).to_have_count(0)
+    assert page_errors(page) == []
