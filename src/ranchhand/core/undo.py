@@ -19,7 +19,7 @@ event, so no outcome once drawn can be drawn again by taking back and replaying.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ranchhand.core.errors import RecordError
@@ -103,30 +103,24 @@ def replay_log(
     *,
     trail: Trail | None = None,
     first: int = 0,
-    each: Callable[[State, int, Hashable | None], None] | None = None,
 ) -> State:
     """``start`` (changed in place unless an undo replaces it) after the log ``moves``
     (steps numbered from ``first``), undo steps included; returns the final state.
 
-    ``trail`` is followed (give the one that goes with ``start``, else a new one);
-    ``each`` is told the state before each step, the step's player and its action
-    (None for an undo step). An undo whose state was not kept in the given trail
-    raises NothingToUndo, as does one with nothing to take back.
+    ``trail`` is followed (give the one that goes with ``start``, else a new one). An
+    undo whose state was not kept in the given trail raises NothingToUndo, as does one
+    with nothing to take back.
     """
     trail = trail if trail is not None else Trail()
     state = start
     for index, (player, text) in enumerate(moves, start=first):
         if is_undo(player):
-            if each is not None:
-                each(state, player, None)
             _seat, step, kept = trail.take()
             if kept is None:
                 raise NothingToUndo(f"the state before step {step} was not kept")
             state = kept.clone()
             continue
         action = state.parse_action(text, player)
-        if each is not None:
-            each(state, player, action)
         trail.before(state, player, index)
         state.apply(action, player)
     return state
