@@ -9,6 +9,7 @@ from typing import Any
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, State
 from ranchhand.core.log import collapse
 from ranchhand.core.records import Record, replay_steps
+from ranchhand.core.undo import Trail, is_undo
 
 GAMES = {
     "rancho": {"players": 3, "options": {"max_turns": 24}},
@@ -79,7 +80,8 @@ def expected_views(record: Record, names: list[str]) -> list[dict[int | None, di
 
     Worked out from the replayed states alone: the viewer's observation, its legal
     actions when it is to act, and the log written with ``describe_for`` for that
-    viewer, choices at a simultaneous node held back until the node is over.
+    viewer, choices at a simultaneous node held back until the node is over; an undo
+    step's line is "P0 Ann took back: " and the line each viewer was given for the action.
     """
     players = record.players
     viewers: list[int | None] = [None, *range(players)]
@@ -87,11 +89,22 @@ def expected_views(record: Record, names: list[str]) -> list[dict[int | None, di
     held: list[dict[int | None, str]] = []
     out = []
     previous: State | None = None
-    for state, step in replay_steps(record):
+    trail = Trail()
+    for index, (state, step) in enumerate(replay_steps(record)):
         out.append({v: _expected(state, v, logs[v]) for v in viewers})
         if step is None:
             break
+        if is_undo(step.player):
+            _seat, undone, kept = trail.take()
+            assert kept is not None and not held, "an undo never comes amid hidden choices"
+            was = record.steps[undone]
+            action = kept.parse_action(was.action, was.player)
+            for v in viewers:
+                told = kept.describe_for(v, action, was.player)
+                logs[v].append(f"P{was.player} {names[was.player]} took back: {told}")
+            continue
         previous = state.clone()
+        trail.before(previous, step.player, index)
         action = state.parse_action(step.action, step.player)
         label = "chance" if step.player == CHANCE else f"P{step.player} {names[step.player]}"
         lines = {v: f"{label}: {previous.describe_for(v, action, step.player)}" for v in viewers}

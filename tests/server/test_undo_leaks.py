@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 
-from ranchhand.core.game import CHANCE, SIMULTANEOUS, State
-from ranchhand.core.records import Record, replay, replay_steps
-from ranchhand.core.undo import UNDO_PLAYER, Trail, is_undo
-from tests.server.helpers import _expected, create, tokens_of
+from ranchhand.core.records import Record, replay
+from ranchhand.core.undo import UNDO_PLAYER
+from tests.server.helpers import create, expected_views, tokens_of
 from tests.server.test_leaks import check
 from tests.server.test_undo import play_with_undos
 
@@ -22,58 +21,6 @@ SEATS = {
     "rocket-ranchers": ["human", "greedy", "human"],
     "glory-ranch": ["human", "human", "random"],
 }
-
-
-def expected_views(record: Record, names: list[str]) -> list[dict[int | None, dict[str, Any]]]:
-    """helpers.expected_views with undo steps: for each step, what each viewer may be
-    shown, the undo's line built from the state before the action it took back."""
-    viewers: list[int | None] = [None, *range(record.players)]
-    logs: dict[int | None, list[str]] = {v: [] for v in viewers}
-    held: list[dict[int | None, str]] = []
-    trail = Trail()
-    out = []
-
-    def label(player: int) -> str:
-        return "chance" if player == CHANCE else f"P{player} {names[player]}"
-
-    for index, (state, step) in enumerate(replay_steps(record)):
-        out.append({v: _expected(state, v, logs[v]) for v in viewers})
-        if step is None:
-            break
-        if is_undo(step.player):
-            _seat, undone, kept = trail.take()
-            assert kept is not None
-            was = record.steps[undone]
-            action = kept.parse_action(was.action, was.player)
-            lines = {
-                v: f"{label(was.player)} took back: {kept.describe_for(v, action, was.player)}"
-                for v in viewers
-            }
-            assert not held, "an undo never comes amid hidden choices"
-            for v in viewers:
-                logs[v].append(lines[v])
-            continue
-        previous: State = state.clone()
-        action = state.parse_action(step.action, step.player)
-        trail.before(previous, step.player, index)
-        lines = {
-            v: f"{label(step.player)}: {previous.describe_for(v, action, step.player)}"
-            for v in viewers
-        }
-        after = previous.clone()
-        after.apply(action, step.player)
-        if (
-            previous.current_player() == SIMULTANEOUS
-            and after.current_player() == SIMULTANEOUS
-            and set(after.acting_players()) == set(previous.acting_players()) - {step.player}
-        ):
-            held.append(lines)
-        else:
-            for entry in [*held, lines]:
-                for v in viewers:
-                    logs[v].append(entry[v])
-            held.clear()
-    return out
 
 
 @pytest.mark.parametrize("game", list(SEATS))
