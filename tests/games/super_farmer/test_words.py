@@ -12,7 +12,8 @@ from ranchhand.core import CHANCE
 from ranchhand.core.registry import load
 from ranchhand.games.super_farmer.actions import DiceRoll
 from ranchhand.games.super_farmer.state import SuperFarmerState
-from ranchhand.games.super_farmer.tables import FACES
+from ranchhand.games.super_farmer.tables import BIG_DOG, FACES, FOX, SMALL_DOG
+from ranchhand.games.super_farmer.words import told
 from tests.games.super_farmer.helpers import table
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
@@ -112,12 +113,16 @@ def test_a_win_is_told() -> None:
     )
 
 
+OPTIONS = [{}, {"fox": "leave-one", "wolf": "takes-small-dog", "dog": "always"}]
+
+
+@pytest.mark.parametrize("options", OPTIONS)
 @pytest.mark.parametrize("players", [1, 2, 4])
-def test_random_games_are_told_in_sentences(players: int) -> None:
+def test_random_games_are_told_in_sentences(players: int, options: dict[str, str]) -> None:
     rng = random.Random(players)
     names = NAMES[:players]
     for _ in range(3):
-        state = load("super-farmer", players).new_initial_state()
+        state = load("super-farmer", players, **options).new_initial_state()
         for _ in range(800):
             if state.is_terminal():
                 break
@@ -131,4 +136,15 @@ def test_random_games_are_told_in_sentences(players: int) -> None:
                 assert words[0].isupper() and words[-1] in ".!", words
                 assert not re.search(r"\bP\d\b", words), words
                 assert not NOTATION.search(words), words
+            facts, roller = told(state, action, player), state.player
+            was = list(state.animals[roller])
             state.apply(action, player)
+            if isinstance(action, DiceRoll):  # what the words say is what the roll did
+                change = [0] * len(was)
+                for predator, gave, lost in facts.strikes:
+                    change[SMALL_DOG if predator == FOX else BIG_DOG] -= gave
+                    change = [c - n for c, n in zip(change, lost, strict=True)]
+                change = [c + n for c, n in zip(change, facts.bred or (), strict=True)]
+                now = [w + c for w, c in zip(was, change, strict=True)]
+                assert now == state.animals[roller], (action, facts)
+                assert (facts.winner >= 0) == (state.winner >= 0)

@@ -16,13 +16,13 @@ its number of turns to win.
 from __future__ import annotations
 
 import operator
-from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE, ChanceOutcomes, Outcome, State
 from ranchhand.games.super_farmer import exchanges
 from ranchhand.games.super_farmer.actions import DiceRoll, Roll, Trade
+from ranchhand.games.super_farmer.farm import breed, full
 from ranchhand.games.super_farmer.notation import parse
 from ranchhand.games.super_farmer.observation import SuperFarmerObservation
 from ranchhand.games.super_farmer.tables import (
@@ -86,8 +86,7 @@ class SuperFarmerState(State):
     # -------------------------------------------------------------- helpers
     def full_herd(self, player: int) -> bool:
         """At least one rabbit, sheep, pig, cow and horse: the winning herd."""
-        mine = self.animals[player]
-        return all(mine[k] for k in FARM)
+        return full(self.animals[player])
 
     def may_trade(self) -> bool:
         """Whether the farmer to act may still exchange this turn (one, or any number
@@ -144,13 +143,18 @@ class SuperFarmerState(State):
 
     def _rolled(self, roll: DiceRoll) -> None:
         self.dice = (roll.wolf, roll.fox)
-        self.stats["rolls"] += 1
+        stats, values = self.stats, self.game.values
+        stats["rolls"] += 1
+        mine, herd = self.animals[self.player], self.herd
         for predator in self.predators(roll):
-            if predator == FOX:
-                self._fox()
+            stats["fox_strikes" if predator == FOX else "wolf_strikes"] += 1
+            gave, taken = self.strike(predator, mine, herd)
+            if gave:
+                stats["dogs_given"] += 1
             else:
-                self._wolf()
-        self._breed()
+                stats["value_lost"] += sum(count * values[kind] for kind, count in taken.items())
+                stats["rabbits_lost"] += taken.get(RABBIT, 0)
+        breed(self.dice, mine, herd)
         if self.full_herd(self.player):
             self._win(self.player)
         else:
@@ -162,50 +166,34 @@ class SuperFarmerState(State):
         predators.sort(reverse=self.game.options["predators"] == "wolf-first")
         return predators
 
-    def _fox(self) -> None:
-        """All rabbits go back to the herd (all but one with fox=leave-one), unless the
-        farmer gives up a small dog instead."""
-        self.stats["fox_strikes"] += 1
-        mine = self.animals[self.player]
-        keep = min(1, mine[RABBIT]) if self.game.options["fox"] == "leave-one" else 0
-        prey = {RABBIT: mine[RABBIT] - keep}
-        self._strike(SMALL_DOG, prey)
-
-    def _wolf(self) -> None:
-        """Rabbits, sheep, pigs and cows (and small dogs with wolf=takes-small-dog) go back
-        to the herd, unless the farmer gives up a big dog instead."""
-        self.stats["wolf_strikes"] += 1
-        mine = self.animals[self.player]
-        kinds = [RABBIT, SHEEP, PIG, COW]
-        if self.game.options["wolf"] == "takes-small-dog":
-            kinds.append(SMALL_DOG)
-        self._strike(BIG_DOG, {kind: mine[kind] for kind in kinds})
-
-    def _strike(self, dog: int, prey: dict[int, int]) -> None:
-        mine, herd = self.animals[self.player], self.herd
-        needed = any(prey.values())
-        if mine[dog] and (needed or self.game.options["dog"] == "always"):
+    def strike(
+        self, predator: int, mine: list[int], herd: list[int]
+    ) -> tuple[bool, dict[int, int]]:
+        """``predator`` comes to the farm ``mine``: the fox takes all rabbits (all but one
+        with fox=leave-one), the wolf rabbits, sheep, pigs and cows (and small dogs with
+        wolf=takes-small-dog), back to the ``herd``, unless the farmer gives up the dog
+        that guards against it instead (a small dog, a big dog). Changes ``mine`` and
+        ``herd``; returns (a dog was given up, the animals taken by species). A function
+        of the lists, so the log in words can play a roll on copies of two lists."""
+        options = self.game.options
+        if predator == FOX:
+            dog = SMALL_DOG
+            keep = min(1, mine[RABBIT]) if options["fox"] == "leave-one" else 0
+            prey = {RABBIT: mine[RABBIT] - keep}
+        else:
+            dog = BIG_DOG
+            kinds = [RABBIT, SHEEP, PIG, COW]
+            if options["wolf"] == "takes-small-dog":
+                kinds.append(SMALL_DOG)
+            prey = {kind: mine[kind] for kind in kinds}
+        if mine[dog] and (any(prey.values()) or options["dog"] == "always"):
             mine[dog] -= 1
             herd[dog] += 1
-            self.stats["dogs_given"] += 1
-            return
-        values = self.game.values
+            return True, {}
         for kind, count in prey.items():
             mine[kind] -= count
             herd[kind] += count
-            self.stats["value_lost"] += count * values[kind]
-        self.stats["rabbits_lost"] += prey.get(RABBIT, 0)
-
-    def _breed(self) -> None:
-        """Each species shown breeds: one newborn per full pair of (owned + shown), as far
-        as the herd has them (a face shown by both dice counts twice)."""
-        mine, herd = self.animals[self.player], self.herd
-        assert self.dice is not None
-        for kind, shown in Counter(face for face in self.dice if face in FARM).items():
-            pairs = (mine[kind] + shown) // 2
-            newborns = pairs if pairs <= herd[kind] else herd[kind]
-            mine[kind] += newborns
-            herd[kind] -= newborns
+        return False, prey
 
     def _win(self, player: int) -> None:
         self.winner = player

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from ranchhand.core import CHANCE
 from ranchhand.core.words import Memo, Speaker, listed, sentences
 from ranchhand.games.super_farmer.actions import DiceRoll, Roll, Trade
+from ranchhand.games.super_farmer.farm import breed, full
 from ranchhand.games.super_farmer.tables import BIG_DOG, FACES, FOX, SMALL_DOG, SPECIES
 
 if TYPE_CHECKING:
@@ -69,33 +70,26 @@ def memo(state: SuperFarmerState, action: Hashable, player: int) -> Memo[Told]:
 
 
 def _work_out(state: SuperFarmerState, action: Hashable, player: int) -> Told:
+    roller = state.player
     if isinstance(action, Roll):  # only says the dice come next: nothing to work out
         return Told()
-    twin = state.clone()
-    roller = state.player
+    if isinstance(action, Trade):
+        farm = zip(state.animals[player], action.give, action.take, strict=True)
+        won = full([n + take - give for n, give, take in farm])
+        return Told(winner=player if won and state.winner < 0 else -1)
+    mine = list(state.animals[roller])
     if not isinstance(action, DiceRoll):
-        if state.why_illegal(action, player) is None:  # read from the rules' warm cache
-            twin._apply(action, player)  # checked just above: no legal list on the copy
-        else:
-            twin.apply(action, player)  # raises the rules' reason
-        won = twin.winner >= 0 and state.winner < 0
-        return Told(winner=twin.winner if won else -1)
-    # The roll as ``_rolled`` plays it, one step at a time, to see what each step did.
+        return Told()
+    # The roll as ``_rolled`` plays it, by the same rules, on copies of two lists.
+    herd = list(state.herd)
     strikes = []
-    mine = twin.animals[roller]
-    for predator in twin.predators(action):
-        was = list(mine)
-        (twin._fox if predator == FOX else twin._wolf)()
-        dog = SMALL_DOG if predator == FOX else BIG_DOG
-        lost = [w - n if w > n else 0 for w, n in zip(was, mine, strict=True)]
-        gave = lost[dog] > 0 and sum(lost) == 1
-        if gave:
-            lost[dog] = 0
-        strikes.append((predator, gave, tuple(lost)))
-    twin.dice = (action.wolf, action.fox)
+    for predator in state.predators(action):
+        gave, taken = state.strike(predator, mine, herd)
+        lost = tuple(taken.get(kind, 0) for kind in range(len(mine)))
+        strikes.append((predator, gave, lost))
     was = list(mine)
-    twin._breed()
-    won = twin.full_herd(roller)
+    breed((action.wolf, action.fox), mine, herd)
+    won = full(mine)
     players = state.game.players
     return Told(
         strikes=tuple(strikes),
