@@ -48,6 +48,17 @@ TABLES_0001 = Table(
 )  # fmt: skip
 """``tables`` as revision 0001 made it (later revisions add columns)."""
 
+MOVES_0001 = Table(
+    "moves",
+    MetaData(),
+    *(
+        Column(column.name, column.type, primary_key=column.primary_key, nullable=column.nullable)
+        for column in store.moves.columns
+        if column.name in {"table_id", "step", "player", "action", "created"}
+    ),
+)
+"""``moves`` as revision 0001 made it (0006 adds ``timeout``)."""
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
@@ -81,7 +92,7 @@ def everything(engine: Engine) -> dict[str, list[dict[str, Any]]]:
             for name, table in (
                 ("tables", TABLES_0001),
                 ("seats", SEATS_0001),
-                ("moves", store.moves),
+                ("moves", MOVES_0001),
             )
         }
 
@@ -99,6 +110,7 @@ def test_a_0001_database_with_games_in_progress_upgrades_on_start(
     with monkeypatch.context() as old_schema:
         old_schema.setattr(store, "seats", SEATS_0001)
         old_schema.setattr(store, "tables", TABLES_0001)
+        old_schema.setattr(store, "moves", MOVES_0001)
         old = TableService(engine)
         for game, how in GAMES.items():
             made = old.create(game, 3, dict(how["options"]), ["human", "greedy", "human"])

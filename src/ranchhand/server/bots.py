@@ -253,8 +253,15 @@ class BotRunner:
             job, updated = made
             try:
                 decided = await self.pool.run(job, priority=0 if due.people else 1)
+                timeout = due.bot if due.kind == "clock" else None  # the log says so
                 moved = await asyncio.to_thread(
-                    service.apply_decision, table_id, due.step, updated, decided.moves, decided.cpu
+                    service.apply_decision,
+                    table_id,
+                    due.step,
+                    updated,
+                    decided.moves,
+                    decided.cpu,
+                    timeout,
                 )
             except Cancelled:
                 raise

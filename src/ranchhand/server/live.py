@@ -214,6 +214,10 @@ class Live:
     """What an undo may take back now (states kept for people's actions only)."""
     wording: dict[int, tuple[int, list[str], str, _Run]] = field(default_factory=dict)
     """Each viewer's folded words so far (see :meth:`words_for`)."""
+    timeouts: dict[int, str] = field(default_factory=dict)
+    """The steps the clock's bot played because their seat ran out of time, and that
+    bot's name (stored with the move, ``moves.timeout``, so every process and a restart
+    tell them alike)."""
 
     @property
     def step(self) -> int:
@@ -233,6 +237,7 @@ class Live:
             logs=dict(self.logs),
             trail=self.trail.copy(),
             wording=dict(self.wording),
+            timeouts=dict(self.timeouts),
         )
 
     def text(self, action: Hashable) -> str:
@@ -260,7 +265,8 @@ class Live:
                 continue
             action = state.parse_action(text, player)
             line = f"{self.meta.label(player)}: {state.describe_for(None, action, player)}"
-            lines.append((line, state.describe_words(None, action, player, names)))
+            said = (line, state.describe_words(None, action, player, names))
+            lines.append(timed_out(said, self.meta, player, self.timeouts.get(index)))
             trail.before(state, player, index)
             state.apply(action, player)
         both = [*self.events, *self.pending]  # one entry a move, in order
@@ -338,8 +344,10 @@ class Live:
         self.wording[index] = (len(events), folded, last, run)
         return folded
 
-    def apply(self, player: int, action: Hashable) -> None:
-        """Apply one move, logging it (notation and words) as each viewer may see it."""
+    def apply(self, player: int, action: Hashable, timeout: str | None = None) -> None:
+        """Apply one move, logging it (notation and words) as each viewer may see it;
+        ``timeout``: the clock's bot that made it because ``player`` ran out of time
+        (every line says so)."""
         state = self.state
         before = state.current_player()
         acting = set(state.acting_players()) if before == SIMULTANEOUS else set()
@@ -358,8 +366,11 @@ class Live:
                 for (v, _), tell in zip(seen, told, strict=True)
             ),
         )
+        if timeout is not None:
+            self.timeouts[self.step] = timeout
+            entry = timed_out(entry, self.meta, player, timeout)
         people = player >= 0 and self.meta.kinds[player] == HUMAN  # bots never undo
-        self.trail.before(state, player, self.step, keep=people)
+        self.trail.before(state, player, self.step, keep=people, final=timeout is not None)
         state.apply(action, player)
         self.moves.append((player, self.text(action)))
         after = state.current_player()
@@ -418,12 +429,13 @@ class Live:
         ]
         return (*notation, *words)
 
-    def replay(self, player: int, text: str) -> None:
-        """Apply one step of the stored log: an action, or an undo step."""
+    def replay(self, player: int, text: str, timeout: str | None = None) -> None:
+        """Apply one step of the stored log: an action (``timeout``: the clock's bot's,
+        stored with it), or an undo step."""
         if is_undo(player):
             self.undo()
         else:
-            self.apply(player, self.state.parse_action(text, player))
+            self.apply(player, self.state.parse_action(text, player), timeout)
 
     def fresh(self, step: int, seat: int) -> bool:
         """Was a move made against ``step`` made against what ``seat`` sees now?
@@ -448,11 +460,12 @@ class Live:
             known = self.bots[seat] = (kind, bot_factory(self.state.game, kind)())
         return known[1]
 
-    def bot_move(self, seat: int, kind: str) -> None:
+    def bot_move(self, seat: int, kind: str, *, timeout: bool = False) -> None:
+        """``kind`` moves for ``seat``; with ``timeout`` because the seat's time ran out."""
         state = self.state
         rng = random.Random(derive_seed(self.meta.seed, "bots", self.step))
         action = self.bot(seat, kind).act(state.observe(seat), state.legal_actions(seat), rng)
-        self.apply(seat, action)
+        self.apply(seat, action, kind if timeout else None)
 
     def chance_move(self) -> None:
         rng = random.Random(derive_seed(self.meta.seed, "chance", self.step))
@@ -487,7 +500,23 @@ class Live:
             self.bot_move(due[0], kind)
         raise RanchhandError(f"table {self.meta.id}: {MAX_SETTLE_STEPS} moves without a person")
 
+    def stored_timeouts(self, first: int) -> list[str | None]:
+        """The ``moves.timeout`` of each move from step ``first`` on."""
+        return [self.timeouts.get(step) for step in range(first, self.step)]
+
     def bots_due(self) -> list[int]:
         if self.state.is_terminal():
             return []
         return [p for p in self.state.acting_players() if self.meta.kinds[p] != HUMAN]
+
+
+def timed_out(lines: tuple[str, ...], meta: Meta, player: int, bot: str | None) -> tuple[str, ...]:
+    """``lines`` (the viewers' lines of ``player``'s move, notation and words) told as
+    the clock's ``bot``'s move for a seat that ran out of time ("Ann ran out of time:
+    greedy played for them: ..."); unchanged if ``bot`` is None, and a blank line (a
+    viewer nobody reads) stays blank. Every viewer gets the same words before its own
+    line: that the time ran out and who played says nothing hidden."""
+    if bot is None:
+        return lines
+    said = f"{meta.names[player]} ran out of time: {bot} played for them: "
+    return tuple(f"{said}{line}" if line else line for line in lines)

@@ -21,7 +21,8 @@ its open tables), ``bot_cpu`` (its search bots' CPU seconds, for the cap) and th
 search lease (``bot_lease_step``, ``bot_lease_until``: one process computes a step's
 decision), and ``server_keys`` (the random secret that keys client hashes). Migration
 0005 adds ``chat`` (a table's chat lines), ``presence`` (who holds a seat's WebSocket,
-per connection, with a heartbeat) and the chat's options on ``tables``.
+per connection, with a heartbeat) and the chat's options on ``tables``. Migration 0006
+adds ``moves.timeout``: the clock's bot that made a move for a seat out of time.
 
 SQLite is the default (a file, WAL mode, a busy timeout); PostgreSQL is reached
 with ``postgresql+psycopg://``. ``migrate`` brings any database to the newest
@@ -131,6 +132,7 @@ moves = Table(
     Column("player", Integer, nullable=False),
     Column("action", Text, nullable=False),
     Column("created", Double, nullable=False),
+    Column("timeout", String(64), nullable=True),
 )
 
 chat = Table(
@@ -425,6 +427,15 @@ FROM changed, unnest(%(steps)s::integer[], %(players)s::integer[], %(actions)s::
     the row is updated only if it is still as the move found it, and the moves are
     inserted only if it was (the count inserted says which)."""
 
+    TIMED = (
+        ("action, created)", "action, created, timeout)"),
+        ("new.action, %(updated)s", "new.action, %(updated)s, new.timeout"),
+        ("%(actions)s::text[])", "%(actions)s::text[], %(timeouts)s::text[])"),
+        ("AS new(step, player, action)", "AS new(step, player, action, timeout)"),
+    )
+    """How a commit whose moves include a clock's timeout (``moves.timeout``, 0006) also
+    writes that column; every other commit leaves it out (null), as before 0006."""
+
     @functools.cached_property
     def commit_pg(self) -> str:
         return self.COMMIT_PG.format(more="")
@@ -433,12 +444,29 @@ FROM changed, unnest(%(steps)s::integer[], %(players)s::integer[], %(actions)s::
     def commit_pg_cpu(self) -> str:
         return self.COMMIT_PG.format(more=", bot_cpu = %(bot_cpu)s")
 
-    @functools.cached_property
-    def insert_moves(self) -> Compiled:
-        names = ("table_id", "step", "player", "action", "created")
+    def commit_pg_timed(self, cpu: bool) -> str:
+        """:attr:`commit_pg` (``cpu``: :attr:`commit_pg_cpu`) writing ``moves.timeout``
+        from the ``timeouts`` array too."""
+        sql = self.commit_pg_cpu if cpu else self.commit_pg
+        for old, new in self.TIMED:
+            sql = sql.replace(old, new)
+        return sql
+
+    MOVE = ("table_id", "step", "player", "action", "created")
+
+    def _insert(self, names: tuple[str, ...]) -> Compiled:
         return Compiled(
             moves.insert().values(**{name: bindparam(name) for name in names}), self.dialect
         )
+
+    @functools.cached_property
+    def insert_moves(self) -> Compiled:
+        return self._insert(self.MOVE)
+
+    @functools.cached_property
+    def insert_moves_timed(self) -> Compiled:
+        """:attr:`insert_moves` with ``moves.timeout`` (a commit with a clock's timeout)."""
+        return self._insert((*self.MOVE, "timeout"))
 
     def json(self, value: Any) -> Any:
         """``value`` as a JSON column's parameter for this driver."""

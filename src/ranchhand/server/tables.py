@@ -654,7 +654,7 @@ class TableService:
             silent = [p for p in work.state.acting_players() if live.meta.kinds[p] == HUMAN]
             for seat in silent:
                 if seat in work.state.acting_players():
-                    work.bot_move(seat, chosen)
+                    work.bot_move(seat, chosen, timeout=True)
             work.settle(bots=delayless, budget=self.inline)
             what = f"the clock ran out for {', '.join(map(live.meta.label, silent))}"
         else:
@@ -694,11 +694,19 @@ class TableService:
         return job, live.updated
 
     def apply_decision(
-        self, table_id: str, step: int, updated: float, made: Sequence[tuple[int, str]], cpu: float
+        self,
+        table_id: str,
+        step: int,
+        updated: float,
+        made: Sequence[tuple[int, str]],
+        cpu: float,
+        timeout: str | None = None,
     ) -> Moved | None:
         """Commit the pool's decisions (``made``, costing ``cpu`` seconds) for the table
         as it was at ``step`` and ``updated``, then chance and cheap bots within the inline
         budget; None if the table changed meanwhile (the decisions are dropped).
+        ``timeout``: the clock's bot, when the decisions are its moves for seats whose
+        time ran out (the log says so).
 
         ActionError if a decision is no action of its seat (the runner falls back)."""
         live = self.current(table_id)
@@ -708,7 +716,7 @@ class TableService:
         for seat, text in made:
             if seat not in work.state.acting_players():
                 raise ActionError(f"seat {seat} is not to act at step {work.step}")
-            work.apply(seat, work.state.parse_action(text, seat))
+            work.apply(seat, work.state.parse_action(text, seat), timeout)
         work.bot_cpu = live.bot_cpu + cpu
         work.settle(bots=live.meta.bot_delay == 0, budget=self.inline)
         if work.step == live.step or not self._commit(work, live, {"bot_cpu": work.bot_cpu}):
@@ -895,7 +903,7 @@ class TableService:
         }
         new = work.moves[was.step :]
         try:
-            if not self._write(params, was.step, new):
+            if not self._write(params, was.step, new, work.stored_timeouts(was.step)):
                 raise _Stale
         except (IntegrityError, hot.integrity_error, _Stale):
             log.info("table %s: a move for step %d lost a race; refused", work.meta.id, was.step)
@@ -911,11 +919,19 @@ class TableService:
             )
         return True
 
-    def _write(self, params: dict[str, Any], first: int, new: list[tuple[int, str]]) -> bool:
+    def _write(
+        self,
+        params: dict[str, Any],
+        first: int,
+        new: list[tuple[int, str]],
+        timeouts: list[str | None],
+    ) -> bool:
         """Update the row (if it is still as ``params`` say it was) and insert the ``new``
-        moves from step ``first``, all or nothing; False if the row had changed."""
+        moves from step ``first`` (with their ``timeouts``: the clock's bot that made a
+        move, else None), all or nothing; False if the row had changed."""
         hot, connection = self.hot, self.direct.connection()
         statement = hot.progress_cpu if "bot_cpu" in params else hot.progress
+        timed = any(timeout is not None for timeout in timeouts)  # else the column is left out
         if hot.postgres:  # autocommit: one statement is one transaction, one round trip
             cursor = connection.cursor()
             if not new:
@@ -926,6 +942,9 @@ class TableService:
                 players, actions = [p for p, _ in new], [a for _, a in new]
                 extra = {"steps": steps, "players": players, "actions": actions}
                 sql = hot.commit_pg_cpu if "bot_cpu" in params else hot.commit_pg
+                if timed:
+                    extra["timeouts"] = timeouts
+                    sql = hot.commit_pg_timed("bot_cpu" in params)
                 cursor.execute(sql, {**params, **extra})
                 changed = cursor.rowcount == len(new)
             cursor.close()
@@ -933,14 +952,15 @@ class TableService:
         rows = [
             {"table_id": params["id"], "step": i, "player": p, "action": a}
             | {"created": params["updated"]}
-            for i, (p, a) in enumerate(new, start=first)
+            | ({"timeout": timeout} if timed else {})
+            for i, ((p, a), timeout) in enumerate(zip(new, timeouts, strict=True), start=first)
         ]
         try:  # sqlite3 begins the transaction at the first write
             cursor = statement.run(connection, params)
             changed = cursor.rowcount == 1
             cursor.close()
             if changed and rows:
-                hot.insert_moves.run_many(connection, rows)
+                (hot.insert_moves_timed if timed else hot.insert_moves).run_many(connection, rows)
             if changed:
                 connection.commit()
             else:
@@ -955,6 +975,7 @@ class TableService:
     def _insert_moves(db: Any, table_id: str, live: Live, first: int, now: float) -> None:
         rows = [
             {"table_id": table_id, "step": i, "player": p, "action": a, "created": now}
+            | ({"timeout": live.timeouts.get(i)} if live.timeouts else {})
             for i, (p, a) in enumerate(live.moves[first:], start=first)
         ]
         if rows:
@@ -987,7 +1008,7 @@ class TableService:
             )
             since = cached.step if cached is not None else 0
             new = db.execute(
-                select(store.moves.c.step, store.moves.c.player, store.moves.c.action)
+                select(*(c for c in store.moves.c if c.name in _MOVE_COLUMNS))
                 .where(store.moves.c.table_id == table_id, store.moves.c.step >= since)
                 .order_by(store.moves.c.step)
             ).all()
@@ -1008,10 +1029,10 @@ class TableService:
         else:
             live = cached.fork()
             live.meta = meta
-        for index, player, text in new:
+        for index, player, text, *timeout in new:
             if index != live.step:
                 raise RanchhandError(f"table {table_id}: the log skips from {live.step} to {index}")
-            live.replay(player, text)  # an action, or an undo step
+            live.replay(player, text, *timeout)  # an action (the clock's?), or an undo step
         live.updated = row["updated"]
         live.expired = expired
         live.bot_cpu = bot_cpu
