@@ -286,7 +286,8 @@ function draw(view, ui, ended) {
 // SVG scales with the page, so the labels' size in the viewBox's units is set from the
 // scale as drawn: "grow" where 11 px still fits a hex (the owner's and pen's labels shrink
 // to the seat's letter), "compact" on a phone, where it does not: the hex names (in each
-// space's title, and on the buy buttons), the free pens' word and the legend are left out,
+// space's title, and on the buy buttons), the free pens' word, the owner's letter under an
+// animal (its ring has the owner's colour) and the legend are left out,
 // the prices and the animals' counts stay, at 11 px. Redone when the window is resized.
 const MIN_LABEL_PX = 11;
 const GROW_MOST_UNITS = 15; // the largest label (in viewBox units) a hex name fits in
@@ -400,7 +401,7 @@ function drawBoard(view, ui, catalog, m, deals, ended) {
     g.append(sv("text", { x, y: y - R * 0.5, class: "rancho-id", text: s.id }));
     // (the part after the seat's letter is left out where labels must grow: see fitLabels)
     if (isPen && seat == null) g.append(sv("text", { x, y: y + R * 0.72, class: "rancho-price rancho-pen-label", text: "pen" }));
-    else if (seat != null) g.append(sv("text", { x, y: y + R * 0.72, class: "rancho-price" }, seatOf(ui, seat).short, sv("tspan", { class: "rancho-more", text: isPen ? " pen" : ` · ${s.price}` })));
+    else if (seat != null) g.append(sv("text", { x, y: y + R * 0.72, class: `rancho-price${piece ? " rancho-under" : ""}` }, seatOf(ui, seat).short, sv("tspan", { class: "rancho-more", text: isPen ? " pen" : ` · ${s.price}` })));
     else g.append(sv("text", { x, y: y + R * 0.72, class: "rancho-price", text: `${s.price}` }));
     // clicks: buy a free pasture; arrange on your own spaces
     if (buyable.has(s.id) && !arranging) {
@@ -843,7 +844,7 @@ function ensureStyle() {
 .rancho-legend-text{font-size:11px;fill:#2f3a1f;text-anchor:start}
 .rancho-board .rancho-piece-text{font-size:11px;font-weight:700;fill:#222;stroke:none}
 .rancho-grow .rancho-id,.rancho-grow .rancho-price,.rancho-grow .rancho-legend-text,.rancho-board.rancho-grow .rancho-piece-text{font-size:var(--rancho-label)}
-.rancho-grow .rancho-more,.rancho-compact .rancho-id,.rancho-compact .rancho-pen-label,.rancho-compact .rancho-legend{display:none}
+.rancho-grow .rancho-more,.rancho-compact .rancho-id,.rancho-compact .rancho-pen-label,.rancho-compact .rancho-under,.rancho-compact .rancho-legend{display:none}
 .rancho-click{cursor:pointer}
 .rancho-click:focus{outline:none}
 .rancho-click:hover polygon:nth-last-of-type(3){stroke:#0d47a1;stroke-width:3.5}
