@@ -19,10 +19,12 @@ from ranchhand.core.game import CHANCE
 from ranchhand.core.records import Record, RecordError, replay, replay_steps
 from ranchhand.core.registry import load
 from ranchhand.core.undo import UNDO_PLAYER, UNDO_TEXT, effective
+from ranchhand.server.app import Settings, create_app
 from ranchhand.server.botpool import Job, _Memory
+from ranchhand.server.limits import LimitSettings, Rate
 from ranchhand.server.live import HUMAN, Live, Meta
 from ranchhand.web.replays import UNDONE
-from tests.server.conftest import client_for
+from tests.server.conftest import TestClient, client_for
 from tests.server.helpers import auth, tokens_of
 
 RANCHO = {"game": "rancho", "seats": ["human", "human"], "names": ["Ann", "Bob"]}
@@ -56,6 +58,11 @@ def move(client: Any, table: str, token: str, action: str, step: int) -> dict[st
 def undo(client: Any, table: str, token: str | None, step: int) -> Any:
     headers = auth(token) if token else {}
     return client.post(f"/api/tables/{table}/undo", json={"step": step}, headers=headers)
+
+
+def token_of(tokens: dict[int, str], viewer: int | None) -> str | None:
+    """The viewer's token (None: a spectator's view)."""
+    return None if viewer is None else tokens[viewer]
 
 
 def trades(seen: dict[str, Any]) -> list[str]:
@@ -170,11 +177,11 @@ def test_every_viewer_reads_the_undo_in_its_log(sqlite_client: Any) -> None:
     seat = to_a_trade(client, table, tokens, random.Random(4))
     seen = view(client, table, tokens[seat])
     done = move(client, table, tokens[seat], trades(seen)[0], seen["step"])
-    before = {v: view(client, table, tokens.get(v)) for v in (None, 0, 1)}
+    before = {v: view(client, table, token_of(tokens, v)) for v in (None, 0, 1)}
     assert undo(client, table, tokens[seat], done["step"]).status_code == 200
     name = ["Ann", "Bob"][seat]
     for viewer in (None, 0, 1):
-        now = view(client, table, tokens.get(viewer))  # type: ignore[arg-type]
+        now = view(client, table, token_of(tokens, viewer))
         was = before[viewer]["log"][-1]
         assert now["log"][-1] == was.replace(": ", " took back: ", 1), (viewer, now["log"])
         assert now["log"][:-1] == before[viewer]["log"]
@@ -196,10 +203,10 @@ def test_a_reloaded_table_equals_the_one_in_memory(db_url: str) -> None:
         again = view(client, table, tokens[seat])
         if trades(again):  # a second trade after the undo: undone and kept moves mixed
             move(client, table, tokens[seat], trades(again)[-1], again["step"])
-        memory = {v: comparable(view(client, table, tokens.get(v))) for v in (None, 0, 1)}  # type: ignore[arg-type]
+        memory = {v: comparable(view(client, table, token_of(tokens, v))) for v in (None, 0, 1)}
     with client_for(url) as client:  # a new server: the table is replayed from its log
         for viewer in (None, 0, 1):
-            assert comparable(view(client, table, tokens.get(viewer))) == memory[viewer]  # type: ignore[arg-type]
+            assert comparable(view(client, table, token_of(tokens, viewer))) == memory[viewer]
 
 
 def play_with_undos(
@@ -207,7 +214,8 @@ def play_with_undos(
 ) -> tuple[int, list[tuple[int | None, dict[str, Any]]]]:
     """Random moves (and an undo where one may, one time in three) until the end; the
     undos made and every view received."""
-    undos, views = 0, []
+    undos = 0
+    views: list[tuple[int | None, dict[str, Any]]] = []
     for _ in range(limit):
         spectator = view(client, table)
         views.append((None, spectator))
@@ -349,3 +357,18 @@ def test_an_undo_restores_the_state_before_the_undone_action(
     for player, text in effective(live.moves):
         plain.apply(player, plain.state.parse_action(text, player))
     assert plain.state.to_json() == live.state.to_json()
+
+
+def test_undos_draw_on_the_actions_rate(sqlite_url: str) -> None:
+    """An undo costs what a move costs: past the client's actions rate, 429 (HTTP), an
+    error frame (WebSocket)."""
+    limits = LimitSettings(actions=Rate(2, 60, 3))
+    with TestClient(create_app(Settings(db=sqlite_url, limits=limits))) as client:
+        table, tokens = new_table(client)
+        statuses = [undo(client, table, tokens[1], 0).status_code for _ in range(4)]
+        assert statuses[:3] == [409] * 3 and statuses[3] == 429, statuses
+        assert "actions" in undo(client, table, tokens[0], 0).json()["error"]
+        with client.websocket_connect(f"/ws/tables/{table}?token={tokens[0]}") as mine:
+            mine.receive_json()
+            mine.send_json({"undo": True, "step": 0})
+            assert "actions" in mine.receive_json()["error"]
