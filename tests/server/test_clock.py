@@ -57,6 +57,8 @@ def test_a_timeout_is_told_to_every_viewer_and_survives_a_restart(db_url: str) -
     after = service.current(made.id)
     assert set(after.timeouts.values()) == {"greedy"}
     assert sorted(after.moves[s][0] for s in after.timeouts) == sorted(silent)
+    # What the clock's bot played is final: the seat cannot take it back with an undo.
+    assert all(after.undoable(seat) == 0 for seat in silent)
     logs: dict[int | None, list[str]] = {}
     for viewer in (None, 0, 1):
         lines = after.log_for(viewer)
