@@ -90,6 +90,7 @@ def setup(rules: Rules, s: np.ndarray, herd: np.ndarray, animals: np.ndarray) ->
     """A new game: the whole box in the herd, empty farms, the first farmer to trade."""
     s[:] = 0
     s[WINNER] = -1
+    s[DIE_WOLF] = s[DIE_FOX] = -1  # no roll yet
     herd[:] = rules.box
     animals[:, :] = 0
 
@@ -491,3 +492,181 @@ def play_on(
             apply(rules, s, herd, animals, choose(rules, s, herd, animals, policy, rows))
         steps += 1
     return steps, current(rules, s) == TERMINAL
+
+
+# ------------------------------------------------------------------ batched stepping
+# ``ranchhand.envs.vector``: many games in lockstep, one learner seat each, the other
+# seats played here; observations and masks exactly as ``encoding.py`` makes them.
+TURNS_SHOWN = 1000
+"""``encoding.TURNS_SHOWN``: the turn counter reads turns / this, and 1 from then on."""
+
+
+@njit(cache=True)
+def seed(value: int) -> None:
+    """Seed numba's generator (what every compiled draw here takes)."""
+    np.random.seed(value)
+
+
+@njit(cache=True)
+def tensor(
+    rules: Rules,
+    s: np.ndarray,
+    herd: np.ndarray,
+    animals: np.ndarray,
+    viewer: int,
+    out: np.ndarray,
+) -> None:
+    """``SuperFarmerEncoding.observation_tensor`` of ``viewer``, written into ``out``."""
+    n = rules.options[O_PLAYERS]
+    out[:] = 0.0
+    at = 0
+    for k in range(KINDS):
+        out[at + k] = herd[k] / max(1, rules.box[k])
+    at += KINDS
+    for step in range(n):
+        seat = (viewer + step) % n
+        for k in range(KINDS):
+            out[at + k] = animals[seat, k] / max(1, rules.box[k])
+        at += KINDS
+    over = s[WINNER] >= 0
+    for step in range(n):
+        if (viewer + step) % n == s[PLAYER] and not over:
+            out[at + step] = 1.0
+    at += n
+    out[at + (1 if s[PHASE] == ROLL else 0)] = 1.0
+    at += 2
+    if s[TRADED] > 0:
+        out[at] = 1.0
+    at += 1
+    if s[DIE_WOLF] >= 0:
+        out[at + s[DIE_WOLF]] = 1.0
+        out[at + 7 + s[DIE_FOX]] = 1.0
+    at += 14
+    for step in range(n):
+        if (viewer + step) % n == s[WINNER]:
+            out[at + step] = 1.0
+    at += n
+    turn, cap = s[TURN], rules.options[O_MAX_TURNS]
+    out[at] = min(turn, TURNS_SHOWN) / TURNS_SHOWN
+    out[at + 1] = min(1.0, turn / cap) if cap > 0 else 0.0
+
+
+@njit(cache=True)
+def mask(
+    rules: Rules,
+    s: np.ndarray,
+    herd: np.ndarray,
+    animals: np.ndarray,
+    row_index: np.ndarray,
+    rows: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """The legal action indices (``encoding.py``'s numbering) as 1s in ``out``."""
+    out[:] = 0
+    if current(rules, s) < 0:
+        return
+    count = legal(rules, s, herd, animals, rows)
+    for i in range(count):
+        out[0 if rows[i] < 0 else row_index[rows[i]]] = 1
+
+
+@njit(cache=True)
+def _advance(
+    rules: Rules,
+    s: np.ndarray,
+    herd: np.ndarray,
+    animals: np.ndarray,
+    seat: int,
+    policies: np.ndarray,
+    decisions: np.ndarray,
+    i: int,
+    limit: int,
+    rows: np.ndarray,
+) -> None:
+    """Chance and the other seats play until ``seat`` must decide, the game ends or the
+    decisions reach ``limit``."""
+    total = rules.roll_ends[-1]
+    while decisions[i] < limit:
+        who = current(rules, s)
+        if who == TERMINAL or who == seat:  # noqa: SIM109 (numba)
+            return
+        if who == CHANCE:
+            chance(rules, s, herd, animals, np.random.randint(total))
+        else:
+            apply(rules, s, herd, animals, choose(rules, s, herd, animals, policies[who], rows))
+            decisions[i] += 1
+
+
+@njit(cache=True)
+def batch_step(
+    rules: Rules,
+    S: np.ndarray,
+    HERD: np.ndarray,
+    ANIMALS: np.ndarray,
+    done: np.ndarray,
+    decisions: np.ndarray,
+    actions: np.ndarray,
+    index_row: np.ndarray,
+    row_index: np.ndarray,
+    seat: int,
+    policies: np.ndarray,
+    limit: int,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    illegal: np.ndarray,
+    rows: np.ndarray,
+) -> None:
+    """One step of every game: the learner's action ``actions[i]`` (an index of
+    ``encoding.py``), then chance and the other seats until the learner decides again.
+
+    A game that ended at the last step starts afresh instead, its action unread
+    (Gymnasium's next-step autoreset), with reward 0. An index the learner may not play
+    now forfeits the game (reward -1, terminated, ``illegal``), as the single environment
+    does. Reward at the end: +1 for the learner's win, -1 for another's, 0 when the game
+    is cut (``max_turns``: truncated; or ``limit`` decisions of all players).
+    """
+    for i in range(len(S)):
+        s, herd, animals = S[i], HERD[i], ANIMALS[i]
+        rewards[i] = 0.0
+        terminated[i] = truncated[i] = illegal[i] = False
+        if done[i]:
+            setup(rules, s, herd, animals)
+            done[i] = False
+            decisions[i] = 0
+        else:
+            action = actions[i]
+            row = -2
+            if 0 <= action < len(index_row):
+                row = index_row[action]
+            count = legal(rules, s, herd, animals, rows)
+            allowed = False
+            for j in range(count):
+                if rows[j] == row:
+                    allowed = True
+            if not allowed:
+                illegal[i] = terminated[i] = done[i] = True
+                rewards[i] = -1.0
+            else:
+                apply(rules, s, herd, animals, row)
+                decisions[i] += 1
+        if not done[i]:
+            _advance(rules, s, herd, animals, seat, policies, decisions, i, limit, rows)
+            who = current(rules, s)
+            if who == TERMINAL:
+                done[i] = True
+                winner = s[WINNER]
+                if winner < 0:
+                    truncated[i] = True
+                else:
+                    terminated[i] = True
+                    rewards[i] = 1.0 if winner == seat else -1.0
+            elif decisions[i] >= limit:
+                done[i] = truncated[i] = True
+        tensor(rules, s, herd, animals, seat, obs[i])
+        if done[i]:
+            masks[i, :] = 0
+        else:
+            mask(rules, s, herd, animals, row_index, rows, masks[i])
