@@ -27,7 +27,7 @@ from dataclasses import asdict
 from typing import Any
 
 from ranchhand.server.chat import ChatStore
-from ranchhand.server.errors import BadRequest, Conflict, WrongToken
+from ranchhand.server.errors import Conflict, WrongToken
 from ranchhand.server.live import HUMAN, Live
 from ranchhand.server.notify import Coalescer, event_key, split_key
 from ranchhand.server.presence import PAGE_STATES, PresenceStore
@@ -55,8 +55,12 @@ class Feeds:
         self._events = Coalescer(self._handle, name="ranchhand-feeds")
         self._tasks: set[asyncio.Task[Any]] = set()
         self._chains: dict[Connection, asyncio.Task[Any]] = {}
+        self._saying: set[Connection] = set()
+        """Sockets with a page state waiting to be written."""
         self._beat: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.open_rows = 0
+        """Seat sockets of this process with an open ``presence`` row (none: no beat)."""
 
     # ------------------------------------------------------------ lifetime
     async def start(self) -> None:
@@ -97,7 +101,9 @@ class Feeds:
         if connection.seat is None or said == connection.page_state:
             return None
         connection.page_state = said
-        self._then(connection, self._changed(connection, PAGE_STATES[said]))
+        if connection not in self._saying:  # a write already waiting writes the newest
+            self._saying.add(connection)
+            self._then(connection, self._changed(connection))
         return None
 
     async def _opened(self, connection: Connection) -> None:
@@ -106,6 +112,7 @@ class Feeds:
             connection.presence_conn = await asyncio.to_thread(
                 self.presence.join, table_id, connection.seat
             )
+            self.open_rows += 1
             await self.publish("presence", table_id, 0)
         if "presence" in connection.extras:
             states = await asyncio.to_thread(self.presence.of, table_id)
@@ -121,15 +128,20 @@ class Feeds:
             # mark: look once more (lines it already has are not sent twice).
             self._events.submit(event_key("chat", table_id), 0)
 
-    async def _changed(self, connection: Connection, state: str) -> None:
+    async def _changed(self, connection: Connection) -> None:
+        """Write what the page said last (a page that flips its state as fast as it can
+        costs one write at a time, never a queue of them)."""
+        self._saying.discard(connection)
         if connection.presence_conn is None:
             return
+        state = PAGE_STATES[connection.page_state]
         if await asyncio.to_thread(self.presence.change, connection.presence_conn, state):
             await self.publish("presence", connection.table_id, 0)
 
     async def _closed(self, connection: Connection) -> None:
         if connection.presence_conn is None:
             return
+        self.open_rows -= 1
         await asyncio.to_thread(self.presence.leave, connection.presence_conn)
         await self.publish("presence", connection.table_id, 0)
 
@@ -226,7 +238,8 @@ class Feeds:
         while True:
             await asyncio.sleep(self.presence.heartbeat)
             try:
-                await asyncio.to_thread(self.presence.beat)
+                if self.open_rows:  # an idle process writes nothing
+                    await asyncio.to_thread(self.presence.beat)
                 tables = list(self.hub.watchers)
                 for start in range(0, len(tables), SWEEP_BATCH):
                     await self._send_presence(tables[start : start + SWEEP_BATCH])
@@ -258,27 +271,32 @@ class HandOver:
         self.feeds = feeds
 
     def check(self, live: Live, mine: int, seat: int, kind: str, cheap: str) -> None:
-        """Refuse (a TableError) unless ``mine`` may hand ``seat`` to ``kind`` now."""
+        """Refuse unless ``mine`` may hand ``seat`` to ``kind`` now: with 403, as any other
+        seat's token was refused before hand-overs, saying why."""
         meta = live.meta
+        why = None
         if not 0 <= seat < meta.players:
-            raise BadRequest(f"no seat {seat} at this table (seats 0 to {meta.players - 1})")
-        if kind != cheap:  # a token that is not this seat's: 403, as before hand-overs
-            raise WrongToken(
-                f"this token is not seat {seat}'s: another player's seat may only be handed "
-                f"to this table's bot, {cheap!r}, and only its owner takes it back"
+            why = f"there is no seat {seat} (seats 0 to {meta.players - 1})"
+        elif kind != cheap:
+            why = (
+                f"another player's seat may only be handed to this table's bot, {cheap!r}, "
+                "and only its owner takes it back"
             )
-        if meta.kinds[seat] != HUMAN:
-            raise Conflict(f"seat {seat} is already played by the {meta.kinds[seat]} bot")
-        if meta.is_open(seat):
-            raise Conflict(f"seat {seat} is free for anyone to claim: nobody left it")
-        states = self.presence.of(meta.id)
-        state = states[seat] if seat < len(states) else None
-        if state is None or not state["hand_over"]:
-            shown = state["state"] if state else "unknown"
-            raise Conflict(
-                f"seat {seat} is {shown}; another player may hand it to a bot only once it "
-                f"has been offline for {self.presence.hand_over_after:g} s"
-            )
+        elif meta.kinds[seat] != HUMAN:
+            why = f"seat {seat} is already played by the {meta.kinds[seat]} bot"
+        elif meta.is_open(seat):
+            why = f"seat {seat} is free for anyone to claim: nobody left it"
+        else:
+            states = self.presence.of(meta.id)
+            state = states[seat] if seat < len(states) else None
+            if state is None or not state["hand_over"]:
+                why = (
+                    f"seat {seat} is {state['state'] if state else 'unknown'}; another player "
+                    "may hand it to a bot only once it has been offline for "
+                    f"{self.presence.hand_over_after:g} s"
+                )
+        if why is not None:
+            raise WrongToken(f"this token is not seat {seat}'s: {why}")
 
     def done(self, live: Live, mine: int, seat: int, kind: str) -> None:
         """Say so in the chat (everyone sees it), and tell every process."""
