@@ -37,7 +37,6 @@ from ranchhand.cli.play import (
     save_record,
 )
 from ranchhand.cli.safe import plain
-from ranchhand.cli.view import GameView
 from ranchhand.core.errors import OptionError, RanchhandError, RecordError, plural
 from ranchhand.core.game import CHANCE, Game, Outcome, State
 from ranchhand.core.options import parse_assignments
@@ -53,6 +52,7 @@ from ranchhand.core.registry import (
 )
 from ranchhand.core.runner import play
 from ranchhand.core.undo import is_undo
+from ranchhand.core.view import GameView
 from ranchhand.sim.bench import bench, default_player_counts
 from ranchhand.sim.compare import compare, option_values
 from ranchhand.sim.simulate import Report, Simulation, StopControl, simulate
@@ -537,7 +537,7 @@ def simulate_command(
             sim.check()
             if record is not None and (store is not None or backend != "local"):
                 raise OptionError("--record works only on the local backend without a store")
-            games_of = _simulator(engine, store is not None or backend != "local")
+            games_of = _simulator(engine, store is not None or backend != "local", sim.game)
             with simulation_runner(store, backend, address, jobs, games_of) as run:
                 if as_json:
                     report = run(sim, jobs, None, control)
@@ -557,16 +557,18 @@ def simulate_command(
         raise typer.Exit(code)
 
 
-def _simulator(engine: str, elsewhere: bool) -> Callable[..., Report]:
-    """What plays a simulation's games: ``simulate``, or the game's compiled engine."""
+def _simulator(engine: str, elsewhere: bool, game: str) -> Callable[..., Report]:
+    """What plays a simulation's games: ``simulate``, or the game's compiled engine (loaded
+    here, before any progress is drawn, so a missing extra is one line)."""
     if engine == "reference":
         return simulate
     if engine != "fast":
         raise OptionError(f"no engine {engine!r}; engines are: reference, fast")
     if elsewhere:
         raise OptionError("--engine fast runs on the local backend without a store")
-    from ranchhand.sim.fast import simulate_fast
+    from ranchhand.sim.fast import fast_engine, simulate_fast
 
+    fast_engine(game)
     return simulate_fast
 
 

@@ -29,13 +29,13 @@ from rich.text import Text
 
 from ranchhand.cli.keyboard import Keyboard
 from ranchhand.cli.safe import plain, printable
-from ranchhand.cli.view import SCREEN_HEIGHT, SUMMARY_LINES, GameView
 from ranchhand.core.errors import ActionError, RecordError, plural
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, Game, State
 from ranchhand.core.log import collapse
 from ranchhand.core.notation import is_number
 from ranchhand.core.records import Record
 from ranchhand.core.runner import UNDO
+from ranchhand.core.view import SCREEN_HEIGHT, SUMMARY_LINES, GameView
 
 HELP = """\
 Commands: type an action as listed (or its number, when the list is

@@ -21,7 +21,7 @@ from rich.color import Color
 from rich.console import Console
 from rich.text import Text
 
-from ranchhand.cli.view import SCREEN_WIDTH
+from ranchhand.core.view import SCREEN_WIDTH
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 """What ``render_mode`` may be (or None, no rendering)."""

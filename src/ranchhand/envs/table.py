@@ -19,11 +19,11 @@ import numpy as np
 from gymnasium import spaces
 from rich.console import Console
 
-from ranchhand.cli.view import SCREEN_WIDTH, GameView
 from ranchhand.core.errors import InvalidAction, OptionError
 from ranchhand.core.game import CHANCE, Game, State
 from ranchhand.core.registry import game_class, game_module, load
 from ranchhand.core.runner import derive_seed
+from ranchhand.core.view import SCREEN_WIDTH, GameView
 
 
 def load_for_research(game_name: str, players: int | None, options: Mapping[str, Any]) -> Game:

@@ -8,8 +8,8 @@ import random
 import pytest
 from rich.console import Console
 
-from ranchhand.cli.view import BOARD_LINES, SUMMARY_LINES
 from ranchhand.core import CHANCE
+from ranchhand.core.view import BOARD_LINES, SUMMARY_LINES
 from ranchhand.games.glory_ranch import BOTS, VIEW, GloryRanch, GloryState
 from ranchhand.games.glory_ranch.board import Board
 from ranchhand.games.glory_ranch.shorttext import family_codes, short_text

@@ -8,8 +8,8 @@ import random
 
 from rich.console import Console
 
-from ranchhand.cli.view import BOARD_LINES, SCREEN_WIDTH, SUMMARY_LINES
 from ranchhand.core import CHANCE
+from ranchhand.core.view import BOARD_LINES, SCREEN_WIDTH, SUMMARY_LINES
 from ranchhand.games.rancho import VIEW
 from ranchhand.games.rancho.game import RanchoGame
 from ranchhand.games.rancho.state import RanchoState

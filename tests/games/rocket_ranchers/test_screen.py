@@ -9,8 +9,8 @@ import re
 import pytest
 from rich.console import Console
 
-from ranchhand.cli.view import BOARD_LINES, SUMMARY_LINES
 from ranchhand.core import CHANCE
+from ranchhand.core.view import BOARD_LINES, SUMMARY_LINES
 from ranchhand.games.rocket_ranchers import VIEW
 from ranchhand.games.rocket_ranchers.bots import GreedyBot
 from ranchhand.games.rocket_ranchers.game import RocketGame

@@ -1,6 +1,6 @@
 """The Glory Ranch board, laid out for the width it is drawn at (80 columns at least).
 
-At most :data:`~ranchhand.cli.view.BOARD_LINES` lines, from the observation only:
+At most :data:`~ranchhand.core.view.BOARD_LINES` lines, from the observation only:
 
 - a status line: round, target, direction of play, deck and discard sizes (at the
   end: who won);
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from ranchhand.cli.view import BOARD_LINES
+from ranchhand.core.view import BOARD_LINES
 from ranchhand.games.glory_ranch.cards import Card
 from ranchhand.games.glory_ranch.observation import GloryObservation
 from ranchhand.games.glory_ranch.shorttext import (

@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ranchhand.cli.view import SCREEN_WIDTH, SUMMARY_LINES, GameView
+from ranchhand.core.view import SCREEN_WIDTH, SUMMARY_LINES, GameView
 from ranchhand.games.glory_ranch.actions import Choose, HandCard, Pick, Place, Target
 from ranchhand.games.glory_ranch.board import FAMILY_STYLE, Board
 

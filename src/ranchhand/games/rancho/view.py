@@ -1,6 +1,6 @@
 """Rancho in the terminal: a compact hex board, the ranches, the dice, the actions.
 
-The board (:meth:`RanchoView.render`) fits :data:`~ranchhand.cli.view.BOARD_LINES`
+The board (:meth:`RanchoView.render`) fits :data:`~ranchhand.core.view.BOARD_LINES`
 lines at 80 columns at any player count on the shipped boards: one text line per
 row of hexes, each hex a cell of four characters, rows offset by half a cell.
 
@@ -25,7 +25,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ranchhand.cli.view import SCREEN_WIDTH, SUMMARY_LINES, GameView
+from ranchhand.core.view import SCREEN_WIDTH, SUMMARY_LINES, GameView
 from ranchhand.games.rancho.actions import (
     Arrange,
     ArrangeSafest,

@@ -5,7 +5,7 @@ the deck), the 4x4 display as cards (species, dots, biome letter in the biome's
 colour, 4+/5+ marks, Space Cats), a legend (the beams at r0 and the biome
 letters), one line per player (beams and dogship face up, Space Cats, score so
 far, corrals), and the cards waiting for a corral. At 80 columns it takes at
-most :data:`~ranchhand.cli.view.BOARD_LINES` lines at any player count: a
+most :data:`~ranchhand.core.view.BOARD_LINES` lines at any player count: a
 player's corrals continue on further lines while there is room (the viewer's
 own first) and end in "+N" when there is none.
 

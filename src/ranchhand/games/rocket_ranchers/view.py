@@ -19,7 +19,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
-from ranchhand.cli.view import BOARD_LINES, SCREEN_WIDTH, SUMMARY_LINES, GameView
+from ranchhand.core.view import BOARD_LINES, SCREEN_WIDTH, SUMMARY_LINES, GameView
 from ranchhand.games.rocket_ranchers.actions import Beam, Dogship, EndTurn, Form, Occupy
 from ranchhand.games.rocket_ranchers.board import board_lines, end_lines
 from ranchhand.games.rocket_ranchers.observation import RocketObservation

@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ranchhand.cli.view import GameView
+from ranchhand.core.view import GameView
 from ranchhand.games.super_farmer.tables import FACES, FARM, SPECIES
 
 if TYPE_CHECKING:

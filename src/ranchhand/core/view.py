@@ -1,5 +1,8 @@
 """How a game shows itself in the terminal: one GameView per game, in its package.
 
+It lives at the ground (``core``) so that each game's view, which draws its own table,
+builds on it without reaching up into the front end that runs the play loop (``cli``).
+
 The play loop is shared by every game; it asks the game's view to draw what one
 player may see (from the observation only, so hot-seat play never leaks a hand),
 to sum up the legal actions in a few lines, to list them all, to explain the
