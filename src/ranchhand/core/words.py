@@ -53,6 +53,11 @@ def sentences(*texts: str) -> str:
     return " ".join(sentence(t) for t in texts if t)
 
 
+SAID_KEPT = 4096
+"""Sentences remembered across moves (:meth:`Memo.words`' ``same``), at most."""
+_said: dict[Hashable, str] = {}
+
+
 class Memo(Generic[F]):
     """One action's working out (``facts``, the same for every viewer of a game that hides
     nothing) and the words said from it, remembered on the state until it changes.
@@ -81,13 +86,28 @@ class Memo(Generic[F]):
         names: Sequence[str],
         named: Container[int],
         say: Callable[[], str],
+        same: Hashable = None,
     ) -> str:
         """The words for ``viewer``: ``say()`` once per viewer named (``named``), and once
-        for everyone else (a spectator's words), with these ``names``."""
+        for everyone else (a spectator's words), with these ``names``.
+
+        ``same``, where given, is everything the sentence depends on besides the viewer
+        and the names (the action, its facts, who acts): the same sentence said at another
+        move (the same trade, "Ann rolled the dice.") is then taken from the last
+        :data:`SAID_KEPT` said in this process instead of being said again."""
         if names is not self.names and names != self.names:
             self.names, self.said = names, {}
         key = viewer if viewer in named else None
         text = self.said.get(key)
         if text is None:
-            text = self.said[key] = say()
+            if same is None:
+                text = say()
+            else:
+                shared = (same, key, tuple(names))
+                text = _said.get(shared)
+                if text is None:
+                    if len(_said) >= SAID_KEPT:
+                        _said.clear()
+                    text = _said[shared] = say()
+            self.said[key] = text
         return text

@@ -52,6 +52,7 @@ def words(
         names,
         _named(known.facts, player, state.player),
         lambda: _said(state, viewer, action, player, names),
+        (action, known.facts, player, state.player),
     )
 
 

@@ -110,7 +110,14 @@ def words(
     known = memo(state, action, player)
     facts = known.facts
     named = (player, state.player, facts.winner, facts.next_player)
-    return known.words(viewer, names, named, lambda: _said(state, viewer, action, player, names))
+    said = known.words(
+        viewer,
+        names,
+        named,
+        lambda: _said(state, viewer, action, player, names),
+        (action, facts, player, state.player),
+    )
+    return said
 
 
 def _said(
