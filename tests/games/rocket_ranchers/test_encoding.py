@@ -12,10 +12,11 @@ from ranchhand.core.errors import InvalidAction
 from ranchhand.games.rocket_ranchers.actions import Form, Occupy
 from ranchhand.games.rocket_ranchers.game import RocketGame
 from ranchhand.games.rocket_ranchers.state import RocketState
+from ranchhand.games.rocket_ranchers.tables import HIDDEN
 from tests.games.encoding_checks import check_decision, check_tensor, labels_of, play_by_index
 from tests.games.rocket_ranchers.helpers import table
 
-SIZES = {2: (571, 8525), 3: (571, 12585), 4: (691, 22045), 5: (811, 34205)}
+SIZES = {2: (571, 785), 3: (571, 975), 4: (691, 1405), 5: (811, 1955)}
 """Actions and tensor entries per player count, as the docs page gives them."""
 
 
@@ -99,11 +100,48 @@ def test_seats_count_from_the_viewer() -> None:
     state.apply_text("beam O4 r0 @a1")
     while state.current_player() == 0:
         state.apply(state.legal_actions()[0])
-    encoding = state.game.encoding()
-    tensor = encoding.tensor
-    mine = state.observation_tensor(0)[tensor._seats_at :]
-    theirs = state.observation_tensor(1)[tensor._seats_at + tensor.seat_size :]
-    corral = 4 + tensor.beams  # the first corral of the seat's block
-    assert mine[corral] == 1 and mine[corral + 1] == 0  # exists, founder shown
-    assert theirs[corral] == 1 and theirs[corral + 1] == 1  # exists, founder hidden
-    assert np.count_nonzero(state.observation_tensor(0)[:2]) == 1
+    tensor = state.game.encoding().tensor
+    founder = state.corrals[0][0][0]
+    slot = tensor._seats_at + 4 + tensor.beams + 2 * tensor.first_slot[founder] + 1
+    mine = state.observation_tensor(0)
+    theirs = state.observation_tensor(1)
+    assert mine[slot] == pytest.approx(1 / tensor.corrals)  # founded corral 1, shown
+    assert theirs[slot + tensor.seat_size] == 0  # hidden from the other player
+    counts = tensor._seats_at + 3
+    founded = len(state.corrals[0]) / tensor.corrals
+    assert mine[counts] == theirs[counts + tensor.seat_size] == pytest.approx(founded)
+    assert np.count_nonzero(mine[:2]) == 1
+
+
+def _read_corrals(state: RocketState, player: int) -> list[list[tuple[int, list[int]]]]:
+    """Each seat's corrals as ``player``'s tensor gives them back (seats absolute; face-up
+    cards sorted; a founding card not seen is HIDDEN): what the card slots promise."""
+    tensor = state.game.encoding().tensor
+    flat = state.observation_tensor(player)
+    n, c = state.game.players, tensor.corrals
+    seats: list[list[tuple[int, list[int]]]] = [[] for _ in range(n)]
+    for offset in range(n):
+        base = tensor._seats_at + offset * tensor.seat_size
+        count = round(float(flat[base + 3]) * c)
+        corrals: list[tuple[int, list[int]]] = [(HIDDEN, []) for _ in range(count)]
+        slots = flat[base + 4 + tensor.beams : base + tensor.seat_size].reshape(-1, 2)
+        for kind, (up, founded) in zip(tensor.slot_kinds, slots, strict=True):
+            if up:
+                corrals[round(float(up) * c) - 1][1].append(kind)
+            if founded:
+                corrals[round(float(founded) * c) - 1] = (
+                    kind,
+                    corrals[round(float(founded) * c) - 1][1],
+                )
+        seats[(player + offset) % n] = [(f, sorted(up)) for f, up in corrals]
+    return seats
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_corrals_read_back_from_the_card_slots(players: int) -> None:
+    """The card slots lose nothing of the corrals the player sees but the face-up order."""
+    for state in play_by_index(RocketGame(players), seed=players, keep=0.1)[0]:
+        for player in range(players):
+            seen = state.observe(player).corrals
+            expected = [[(f, sorted(up)) for f, up in mine] for mine in seen]
+            assert _read_corrals(state, player) == expected

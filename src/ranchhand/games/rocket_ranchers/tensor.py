@@ -3,34 +3,64 @@
 Built from a :class:`~ranchhand.games.rocket_ranchers.observation.RocketObservation`
 alone: the display, the collected cards waiting for a corral, the deck's size and
 Space Cats, and per seat the floof pile, beam and dogship sides, the score so far
-and every corral (founding card when the viewer may see it, face-up cards). Seats
-are counted from the viewer (block 0 is the viewer, block 1 the next player in
-turn order), so a network trained in one seat plays any seat.
+and where each of the seat's cards lies in its corrals. Seats are counted from the
+viewer (block 0 is the viewer, block 1 the next player in turn order), so a network
+trained in one seat plays any seat.
 
-A card is written as three one-hots: species, biome and dots (the dot values the
-deck prints), which name the card kind exactly. A corral's face-up cards are all
-of one species, so they are written as that species and a count per biome and
-dot value (their order is not kept; scoring never reads it). Counts are scaled
-by what the box holds for the player count, so every entry lies in 0..1 except
-the scores (points / 100, a high score is about 100), the turn (turns / 100) and
-the face-up counts (copies of a kind: 0 or 1 in the standard deck).
+A card in the display or waiting for a corral is written as three one-hots: species,
+biome and dots (the dot values the deck prints), which name the card kind exactly.
 
-Every entry has a bound by construction (:meth:`RocketTensor.bounds`, the adapters'
-observation Box): the face-up counts lie in 0..the copies of the kinds they count, the
-turn in 0..:data:`TURN_CAP` and scores in -:data:`SCORE_CAP`..:data:`SCORE_CAP`
-(clipped there; Space Cats make scores negative: -0.05 was the least measured).
+**Corrals are written by card, not by corral.** The rules put no limit on corrals and a
+seat can found one with every Wildlife card it takes; it takes up to 3 cards a turn
+(the four beams' 2 + 3 + 3 + 4 cells before they reboot by themselves) while another
+player may take 1 (a line of 2, then a reboot), so a true bound on one seat's corrals
+is most of the deck's Wildlife cards. Games reach far fewer, but not few enough for
+a cap: 720 random, greedy and mixed games at 2-5 players (rules options varied) had at
+most 20 corrals a seat, 11 face-up cards in a corral, 4 collected cards waiting, yet a
+seat that founds a corral with every card it takes, against players taking a line of 2
+and rebooting, had 62. A block per corral number (the old layout: 45 entries x 90-150
+corrals a seat, 8,525-34,205 entries) was therefore nearly all structural zeros.
+Every card of the deck is in one place, so each seat instead gets a *card slot* per
+Wildlife card of the deck for the player count (``wildlife[k]`` slots for kind ``k``,
+in the tables' kind order, :attr:`RocketTensor.slot_kinds`: the slot's place names
+the card), two entries each:
+
+* the number of the seat's corral the card lies face up in, / C (0: not face up there);
+* the number of the seat's corral the card founded, / C (0: it founds none there, or
+  the viewer may not see it: another player's founding cards are ``hidden`` until the
+  game is over, so their slots stay 0 and only the seat's corral count shows them).
+
+C is the Wildlife cards in the deck (the encoding's corral numbers, which the
+``occupy`` actions use). Copies of one kind take its slots in corral order, the
+founding card before the face-up ones of its corral. This loses nothing of the
+observation but the order of the face-up cards in a corral (scoring never reads it,
+nor legality): a corral's face-up cards are the slots holding its number, its
+founding card (when seen) the slot founding it, and the corrals of the seat's count
+that no slot names are the ones whose hidden founding card stands alone. The
+viewer's own founding cards are always seen, so each of its corral numbers (what an
+``occupy`` index names) is found in a slot. The price of the small size: a network
+groups a corral's cards by equal entries (number / C) rather than reading a block per
+corral; every entry is still bounded by construction, since a seat never has more
+corrals than C.
+
+Counts are scaled by what the box holds for the player count, so every entry lies in
+0..1 except the scores (points / 100, a high score is about 100) and the turn
+(turns / 100): :meth:`RocketTensor.bounds` (the adapters' observation Box) gives the
+turn 0..:data:`TURN_CAP` and scores -:data:`SCORE_CAP`..:data:`SCORE_CAP` (clipped
+there; Space Cats make scores negative: -0.05 was the least measured).
 """
 
 from __future__ import annotations
 
 from array import array
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ranchhand.games.rocket_ranchers.phases import PHASES
 from ranchhand.games.rocket_ranchers.scoring import cat_points, score_corral
-from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, EMPTY, HIDDEN
+from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, EMPTY
 
 if TYPE_CHECKING:
     from ranchhand.games.rocket_ranchers.game import RocketGame
@@ -71,8 +101,18 @@ class RocketTensor:
         self.deck_total = sum(wildlife) + cats
         self.cats_total = max(1, cats)
         self.beams = len(tables.beams)
-        self.corral_size = 2 + self.card + species + biomes * dots
-        self.seat_size = 4 + self.beams + corrals * self.corral_size
+        self.first_slot = [0, *accumulate(wildlife)][:-1]
+        """Kind k's first card slot in a seat's line of slots (its copies follow)."""
+        self.slot_kinds = tuple(k for k, copies in enumerate(wildlife) for _ in range(copies))
+        """The card kind of each card slot (``tables.text`` names it), for readers."""
+        self.card_slots = sum(wildlife)
+        """Card slots a seat: one per Wildlife card in the deck for the player count."""
+        self.seat_size = 4 + self.beams + 2 * self.card_slots
+        named = [
+            f"{tables.text[k]} x {c}" if c > 1 else tables.text[k]
+            for k, c in enumerate(wildlife)
+            if c
+        ]
         self.layout: list[tuple[str, int]] = [
             ("viewer's seat (one-hot, absolute seat number)", n),
             ("who acts (one-hot, seats from the viewer; then chance during a refill)", n + 1),
@@ -94,9 +134,10 @@ class RocketTensor:
             (
                 f"per seat from the viewer ({n} x {self.seat_size}): Space Cats / those "
                 f"shuffled in, dogship up, score / 100, corrals / {corrals}, beams up "
-                f"({self.beams}), then {corrals} corrals x {self.corral_size}: exists, "
-                f"founding card hidden, founding card ({self.card}), face-up species "
-                f"({species}), face-up cards per biome x dots ({biomes} x {dots})",
+                f"({self.beams}), then {self.card_slots} card slots x 2 (one per Wildlife "
+                f"card, in kind order: {named[0]}, {named[1]}, ... {named[-1]}): the "
+                f"seat's corral it lies face up in / {corrals}, the seat's corral it "
+                f"founded / {corrals} (0: not there, or not seen)",
                 n * self.seat_size,
             ),
         ]
@@ -109,7 +150,7 @@ class RocketTensor:
         """The rows of :meth:`_cell_rows` as arrays, to copy into a tensor being written."""
         self._card_arrays = [row[: self.card] for row in self._cell_arrays]
         """A card kind's entries alone (no Space Cat or empty), for the pending slots."""
-        self._corral_cache: dict[Corral, tuple[bytes, int]] = {}
+        self._points_cache: dict[Corral, int] = {}
         self._ranch_cache: dict[tuple[Corral, ...], tuple[array[float], int]] = {}
         self._beam_bits = [
             array("f", [float(up >> beam & 1) for beam in range(self.beams)])
@@ -119,30 +160,20 @@ class RocketTensor:
         self._blank = array("f", bytes(4 * self.size))
         """All zeros: each tensor is written into a copy of it, then viewed as numpy (its
         elements and slices cost several times less to set than a numpy array's)."""
+        self._no_cards = array("f", bytes(4 * 2 * self.card_slots))
         self._options = game.options
-        self.low, self.high = self.bounds(wildlife)
+        self.low, self.high = self.bounds()
 
-    def bounds(self, wildlife: list[int] | tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """The least and the greatest value of each entry, by construction: 0..1 but the
-        turn, the scores and the face-up counts (:meth:`build` clips the first two).
-        ``wildlife`` is the copies of each card kind in this player count's deck."""
+        turn and the scores, which :meth:`build` clips (a corral number is at most C, the
+        Wildlife cards in the deck, since each corral is founded with one)."""
         low = np.zeros(self.size, dtype=np.float32)
         high = np.ones(self.size, dtype=np.float32)
-        tables, n = self.tables, self.players
-        high[2 * n + 1 + len(PHASES) + 1] = TURN_CAP
-        dots = len(self.dot_values)
-        biomes = len(tables.deck.biomes)
-        face_up = np.zeros(biomes * dots, dtype=np.float32)
-        for kind, copies in enumerate(wildlife):  # a corral's face-up cards: one species
-            cell = tables.biome[kind] * dots + self.dot_values.index(tables.dots[kind])
-            face_up[cell] = max(face_up[cell], copies)
-        counts_at = 2 + self.card + len(tables.deck.species)
-        for offset in range(n):
-            base = self._seats_at + offset * self.seat_size
-            low[base + 2], high[base + 2] = -SCORE_CAP, SCORE_CAP
-            for corral in range(self.corrals):
-                at = base + 4 + self.beams + corral * self.corral_size + counts_at
-                high[at : at + biomes * dots] = face_up
+        high[2 * self.players + 1 + len(PHASES) + 1] = TURN_CAP
+        for offset in range(self.players):
+            score = self._seats_at + offset * self.seat_size + 2
+            low[score], high[score] = -SCORE_CAP, SCORE_CAP
         return low, high
 
     def _cell_rows(self) -> np.ndarray:
@@ -203,51 +234,44 @@ class RocketTensor:
         out[base + 3] = len(mine) / self.corrals
         at = base + 4 + self.beams
         out[base + 4 : at] = self._beam_bits[observation.beams[seat]]
-        entries, points = self._ranch(mine)
-        out[at : at + len(entries)] = entries
-        out[base + 2] = (score + points) / SCALE
+        if mine:
+            entries, points = self._ranch(mine)
+            out[at : at + len(entries)] = entries
+            score += points
+        out[base + 2] = score / SCALE
 
     def _ranch(self, mine: tuple[Corral, ...]) -> tuple[array[float], int]:
-        """A seat's corrals' entries in a row and their points, made once per distinct
-        line of corrals: a seat's corrals change only when a card is placed, so most
-        observations find them made."""
+        """A seat's card slots and its corrals' points, made once per distinct line of
+        corrals: a seat's corrals change only when a card is placed, so most observations
+        find them made."""
         known = self._ranch_cache.get(mine)
         if known is not None:
             return known
-        made = [self._corral(corral) for corral in mine]
-        entries = array("f", b"".join(e for e, _points in made))
-        known = (entries, sum(points for _e, points in made))
+        entries = self._no_cards[:]
+        first, scale = self.first_slot, self.corrals
+        taken = [0] * len(first)  # copies of each kind given a slot (a deck may repeat one)
+        points = 0
+        for number, corral in enumerate(mine, 1):
+            founder, face_up = corral
+            if founder >= 0:
+                entries[2 * (first[founder] + taken[founder]) + 1] = number / scale
+                taken[founder] += 1
+            for kind in face_up:
+                entries[2 * (first[kind] + taken[kind])] = number / scale
+                taken[kind] += 1
+            points += self._points(corral)
+        known = (entries, points)
         if len(self._ranch_cache) >= CACHED_CORRALS:
             self._ranch_cache.clear()
         self._ranch_cache[mine] = known
         return known
 
-    def _corral(self, corral: Corral) -> tuple[bytes, int]:
-        """A corral's entries (as float32 bytes, to join into a line of corrals) and points,
-        made once per distinct corral (corrals are values)."""
-        known = self._corral_cache.get(corral)
-        if known is not None:
-            return known
-        founder, face_up = corral
-        tables = self.tables
-        entries = np.zeros(self.corral_size, dtype=np.float32)
-        entries[0] = 1.0
-        if founder == HIDDEN:
-            entries[1] = 1.0
-        else:
-            entries[2 : 2 + self.card] = self._cells[founder, : self.card]
-        if face_up:
-            at = 2 + self.card
-            entries[at + tables.species[face_up[0]]] = 1.0
-            at += len(tables.deck.species)
-            dots = len(self.dot_values)
-            for kind in face_up:
-                entries[
-                    at + tables.biome[kind] * dots + self.dot_values.index(tables.dots[kind])
-                ] += 1
-        points = score_corral(tables, self._options, corral).points
-        if len(self._corral_cache) >= CACHED_CORRALS:
-            self._corral_cache.clear()
-        known = (entries.tobytes(), points)
-        self._corral_cache[corral] = known
+    def _points(self, corral: Corral) -> int:
+        """A corral's points, reckoned once per distinct corral (corrals are values)."""
+        known = self._points_cache.get(corral)
+        if known is None:
+            known = score_corral(self.tables, self._options, corral).points
+            if len(self._points_cache) >= CACHED_CORRALS:
+                self._points_cache.clear()
+            self._points_cache[corral] = known
         return known
