@@ -1089,6 +1089,21 @@ def _check_move(live: Live, token: str, text: str, step: int | None) -> tuple[in
         raise BadRequest(str(error)) from None
 
 
+def person_seat(live: Live, token: str) -> int:
+    """The seat ``token`` opens, if a person plays it and the game goes on (a move's or
+    an undo's first checks); else the refusal (TableError)."""
+    seat = live.meta.seat_of(token)
+    assert seat is not None
+    _refuse_expired(live)
+    if live.finished:
+        raise Conflict("the game is over")
+    if live.meta.kinds[seat] != HUMAN:
+        raise Conflict(
+            f"seat {seat} is played by the {live.meta.kinds[seat]} bot now; take it back first"
+        )
+    return seat
+
+
 class _Stale(Exception):
     """The table's row changed since it was read: the transaction is rolled back."""
 
@@ -1112,21 +1127,6 @@ def _load_game(game: str, players: int | None, options: dict[str, Any]) -> Game:
 
 def _default_bot(game: str) -> str:
     return "greedy" if "greedy" in bot_names(game) else "random"
-
-def person_seat(live: Live, token: str) -> int:
-    """The seat ``token`` opens, if a person plays it and the game goes on (a move's or
-    an undo's first checks); else the refusal (TableError)."""
-    seat = live.meta.seat_of(token)
-    assert seat is not None
-    _refuse_expired(live)
-    if live.finished:
-        raise Conflict("the game is over")
-    if live.meta.kinds[seat] != HUMAN:
-        raise Conflict(
-            f"seat {seat} is played by the {live.meta.kinds[seat]} bot now; take it back first"
-        )
-    return seat
-
 
 
 def _names(names: Sequence[str] | None, kinds: Sequence[str]) -> list[str]:

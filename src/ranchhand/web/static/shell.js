@@ -6,16 +6,16 @@
 import {
   copyButton, el, getJSON, outcomeWords, patternDefs, postJSON, seatBadge, seatOf, svg,
 } from "/static/common.js";
-import { logItem, logSwitch } from "/static/log.js";
-import { forgetChanges, markChanges } from "/static/changes.js";
-import { showEnd } from "/static/phone.js";
 import { startAlerts, updateAlerts } from "/static/alerts.js";
 import { drawClocks } from "/static/clocks.js";
 import { resultTable } from "/static/end-result.js";
 import { seatSeen } from "/static/keep.js";
+import { showEnd } from "/static/phone.js";
+import { clearUndo, drawUndo } from "/static/undo.js";
 import { onChat, startChat } from "/static/chat.js";
 import { markSeats, onPresence, sayPresence, startPresence } from "/static/presence.js";
-import { clearUndo, drawUndo } from "/static/undo.js";
+import { logItem, logSwitch } from "/static/log.js";
+import { forgetChanges, markChanges } from "/static/changes.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
