@@ -22,7 +22,7 @@ from ranchhand.server.limits import client_key
 from ranchhand.server.security import require_json
 from ranchhand.server.tables import TableService
 from ranchhand.server.undo import take_back
-from ranchhand.server.views import table_view
+from ranchhand.server.views import JSONText, table_view
 
 M = TypeVar("M", bound=BaseModel)
 Publish = Callable[[str, int], Awaitable[None]]
@@ -199,55 +199,59 @@ def router(
         listed = await asyncio.to_thread(service.lobby, status, free_only=free, before=before)
         return {"tables": listed}
 
-    @routes.get("/tables/{table_id}")
+    @routes.get("/tables/{table_id}", response_class=JSONText)
     async def get_table(
         table_id: str, authorization: AuthHeader = None, token: TokenQuery = None
-    ) -> dict[str, Any]:
+    ) -> JSONText:
         """The view for the token's seat; without a token, the spectator's view."""
         live, seat = await asyncio.to_thread(
             service.view_seat, table_id, bearer(authorization, token)
         )
-        return table_view(live, seat)
+        return JSONText(table_view(live, seat))
 
-    @routes.post("/tables/{table_id}/actions", openapi_extra=body_of(Move))
+    @routes.post("/tables/{table_id}/actions", response_class=JSONText, openapi_extra=body_of(Move))
     async def post_action(
         table_id: str, request: Request, authorization: AuthHeader = None, token: TokenQuery = None
-    ) -> dict[str, Any]:
+    ) -> JSONText:
         """Play an action for the token's seat; 200 with the new view."""
         move = await parse(request, Move)
         moved = await asyncio.to_thread(
             service.act, table_id, bearer(authorization, token), move.action, move.step
         )
         await publish(table_id, moved.live.step)
-        return table_view(moved.live, moved.seat)
+        return JSONText(table_view(moved.live, moved.seat))
 
-    @routes.post("/tables/{table_id}/undo", openapi_extra=body_of(Undo))
+    @routes.post("/tables/{table_id}/undo", response_class=JSONText, openapi_extra=body_of(Undo))
     async def post_undo(
         table_id: str, request: Request, authorization: AuthHeader = None, token: TokenQuery = None
-    ) -> dict[str, Any]:
+    ) -> JSONText:
         """Take back the token's seat's last action (server/undo.py); 200 with the new view."""
         asked = await parse(request, Undo)
         moved = await asyncio.to_thread(
             take_back, service, table_id, bearer(authorization, token), asked.step
         )
         await publish(table_id, moved.live.step)
-        return table_view(moved.live, moved.seat)
+        return JSONText(table_view(moved.live, moved.seat))
 
-    @routes.put("/tables/{table_id}/seats/{seat}", openapi_extra=body_of(SeatChange))
+    @routes.put(
+        "/tables/{table_id}/seats/{seat}",
+        response_class=JSONText,
+        openapi_extra=body_of(SeatChange),
+    )
     async def change_seat(
         table_id: str,
         seat: int,
         request: Request,
         authorization: AuthHeader = None,
         token: TokenQuery = None,
-    ) -> dict[str, Any]:
+    ) -> JSONText:
         """Hand your seat to a bot (``{"kind": "greedy"}``) or take it back (``"human"``)."""
         change = await parse(request, SeatChange)
         moved = await asyncio.to_thread(
             service.set_seat, table_id, bearer(authorization, token), seat, change.kind
         )
         await publish(table_id, moved.live.step)
-        return table_view(moved.live, moved.seat)
+        return JSONText(table_view(moved.live, moved.seat))
 
     @routes.post(
         "/tables/{table_id}/seats/{seat}/claim",

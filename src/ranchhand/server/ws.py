@@ -65,7 +65,7 @@ from ranchhand.server.live import Live
 from ranchhand.server.notify import Coalescer
 from ranchhand.server.tables import TableService
 from ranchhand.server.undo import undo_frame
-from ranchhand.server.views import table_view
+from ranchhand.server.views import table_view, to_text
 
 log = logging.getLogger("ranchhand.server")
 
@@ -246,15 +246,15 @@ class Connection:
     def render(self, frame: Frame) -> str | None:
         """The text to send for ``frame``; None for a view already sent or older."""
         if frame.feed is not None:
-            return json.dumps(frame.feed)
+            return to_text(frame.feed)
         if frame.live is None:
-            return json.dumps({"error": frame.error})
+            return to_text({"error": frame.error})
         live = frame.live
         version = (live.step, live.meta.kinds, live.meta.names, live.meta.open, live.expired)
         if version == self.sent or live.step < self.sent[0]:
             return None
         self.sent = version
-        return json.dumps(table_view(live, self.seat))
+        return to_text(table_view(live, self.seat))
 
     async def send_all(self) -> None:
         """The sender: send what the mailbox gets, in order, until the client is too
