@@ -268,7 +268,8 @@ async def player(
             if soak is not None and first:
                 soak.tables[index] = table_id
                 timeline = soak.played[table_id] = []
-            url = f"{ws_base}/ws/tables/{table_id}?token={token}"
+            # the page asks for log-tail: views carry only the log lines not yet sent
+            url = f"{ws_base}/ws/tables/{table_id}?token={token}&extras=log-tail"
             async with connect(url, **ws_options(args, address)) as ws:
                 view = json.loads(await ws.recv())
                 if timeline is not None:

@@ -474,6 +474,14 @@ class State(ABC):
         text = self.describe_for(viewer, action, player)
         return f"{who[:1].upper()}{who[1:]}: {text}"
 
+    def worked_out(self, action: Hashable, player: int) -> State | None:
+        """This state after ``action`` by ``player``, where telling the action
+        (``describe_for``, ``describe_words``) already played it on a copy to find out
+        what it does; None where it did not (this default). The copy is handed over once:
+        a caller about to apply the action may take it instead (one application, not
+        two), and this state is left as it was."""
+        return None
+
     def details(self) -> dict[str, Any]:
         """Game-specific facts of a finished game for simulation reports."""
         return {}

@@ -10,7 +10,7 @@ your turn").
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Hashable, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 F = TypeVar("F")
 
@@ -67,14 +67,24 @@ class Memo(Generic[F]):
     many seats look on.
     """
 
-    __slots__ = ("action", "facts", "names", "player", "said")
+    __slots__ = ("action", "after", "facts", "names", "player", "said")
 
-    def __init__(self, player: int, action: Hashable, facts: F) -> None:
+    def __init__(self, player: int, action: Hashable, facts: F, after: Any = None) -> None:
         self.player = player
         self.action = action
         self.facts = facts
+        self.after = after
+        """The state after the action, where working it out played it on a copy: handed
+        over once (:meth:`hand_over`, for ``State.worked_out``)."""
         self.names: Sequence[str] | None = None
         self.said: dict[int | None, str] = {}
+
+    def hand_over(self, player: int, action: Hashable) -> Any:
+        """The state after ``action`` by ``player`` if this memo holds it (then no more)."""
+        if self.player != player or self.action != action:
+            return None
+        after, self.after = self.after, None
+        return after
 
     def of(self, player: int, action: Hashable) -> F | None:
         """The facts if this memo is of ``action`` by ``player``, else None."""

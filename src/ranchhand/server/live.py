@@ -371,7 +371,11 @@ class Live:
             entry = timed_out(entry, self.meta, player, timeout)
         people = player >= 0 and self.meta.kinds[player] == HUMAN  # bots never undo
         self.trail.before(state, player, self.step, keep=people, final=timeout is not None)
-        state.apply(action, player)
+        worked = state.worked_out(action, player)  # played on a copy to tell it: take that
+        if worked is None:
+            state.apply(action, player)
+        else:
+            state = self.state = worked
         self.moves.append((player, self.text(action)))
         after = state.current_player()
         same_node = (

@@ -34,9 +34,10 @@ nobody ever waits on a connection's send but that connection's own sender task:
 
 Chat and presence (:mod:`ranchhand.server.feeds`) are sent only to a socket that asks
 for them (``?extras=chat,presence``), so a client written for views alone gets views
-alone. A presence frame is a whole state, replaced like a view; chat lines are never
-dropped: lines waiting are gathered into one frame, and a socket with more than
-``FEED_BACKLOG`` frames waiting is closed as too slow.
+alone. ``log-tail`` among the extras has views carry only the log lines this socket was
+not sent yet (:meth:`Connection.tails`). A presence frame is a whole state, replaced like
+a view; chat lines are never dropped: lines waiting are gathered into one frame, and a
+socket with more than ``FEED_BACKLOG`` frames waiting is closed as too slow.
 """
 
 from __future__ import annotations
@@ -224,6 +225,10 @@ class Connection:
         self.presence_conn: str | None = None
         """This socket's ``presence`` row (a seat's socket only)."""
         self.page_state = "visible"
+        self.tail = False
+        """Views carry only the log's new lines (``?extras=log-tail``; see :meth:`tails`)."""
+        self.lines_sent: dict[str, list[str]] = {}
+        """The ``log`` and ``words`` of the last view sent (with :attr:`tail`)."""
 
     def feed(self, key: str, items: list[Any], *, whole: bool, **more: Any) -> None:
         """Queue a chat or presence frame if this socket asked for ``key``; returns at
@@ -254,7 +259,33 @@ class Connection:
         if version == self.sent or live.step < self.sent[0]:
             return None
         self.sent = version
-        return to_text(table_view(live, self.seat))
+        view = table_view(live, self.seat)
+        if self.tail:
+            self.tails(view)
+        return to_text(view)
+
+    def tails(self, view: dict[str, Any]) -> None:
+        """Cut ``view``'s ``log`` and ``words`` to what this socket has not been sent.
+
+        A view holds a table's whole log, so a long game's views grow with it, and
+        encoding, compressing and framing them was much of a move's cost. With
+        ``log-tail`` a view's ``log`` holds the lines from ``log_from`` on (``words``
+        from ``words_from``): the client keeps the lines before. The log only grows, and
+        only its last line changes in place (``x2`` becomes ``x3``), so the lines kept
+        are those this socket was last sent up to the first that differs. Computed when
+        a view is sent, against what was sent, so a view dropped unsent loses nothing.
+        """
+        for key in ("log", "words"):
+            lines = view.get(key)
+            if not isinstance(lines, list):
+                continue
+            before = self.lines_sent.get(key, [])
+            kept = min(len(before), len(lines))
+            while kept and before[kept - 1] != lines[kept - 1]:
+                kept -= 1
+            self.lines_sent[key] = lines
+            view[key] = lines[kept:]
+            view[f"{key}_from"] = kept
 
     async def send_all(self) -> None:
         """The sender: send what the mailbox gets, in order, until the client is too
@@ -527,6 +558,7 @@ async def _watch(
             if reply is not None:
                 connection.tell(reply)
 
+    connection.tail = "log-tail" in {name.strip() for name in extras.split(",")}
     try:
         connection.offer(live)  # after any view a change put first, it is dropped as older
         if hub.feeds is not None:

@@ -83,11 +83,12 @@ def memo(state: RanchoState, action: Hashable, player: int) -> Memo[Told]:
     """The state's memo of ``action``: its facts, and the words said from them."""
     known = state._told
     if known is None or known.of(player, action) is None:
-        known = state._told = Memo(player, action, _work_out(state, action, player))
+        known = state._told = Memo(player, action, *_work_out(state, action, player))
     return known
 
 
-def _work_out(state: RanchoState, action: Hashable, player: int) -> Told:
+def _work_out(state: RanchoState, action: Hashable, player: int) -> tuple[Told, RanchoState]:
+    """What ``action`` does, and the copy of ``state`` it was played on to find out."""
     from ranchhand.games.rancho.state import DOG, EXPAND, RETURN, ROLL, SETTLE, STRIKE
 
     fields: dict[str, object] = {}
@@ -132,7 +133,7 @@ def _work_out(state: RanchoState, action: Hashable, player: int) -> Told:
         fields["winner"] = after.winner
     if after.player != state.player and after.winner < 0:
         fields["next_player"] = after.player
-    return Told(**fields)  # type: ignore[arg-type]
+    return Told(**fields), after  # type: ignore[arg-type]
 
 
 def describe(state: RanchoState, viewer: int | None, action: Hashable, player: int) -> str:

@@ -98,6 +98,14 @@ class RanchoState(State):
         super()._forget_cached()
         self._told = None
 
+    def worked_out(self, action: Hashable, player: int) -> RanchoState | None:
+        """The copy telling ``action`` played it on (``describe.memo``), handed over once."""
+        known = self._told
+        after: RanchoState | None = None if known is None else known.hand_over(player, action)
+        if after is not None:
+            after._at_rest = True
+        return after
+
     @classmethod
     def setup(cls, game: RanchoGame) -> RanchoState:
         """Each player takes their pen and puts in it the start animals from the herd."""

@@ -51,7 +51,10 @@ class Connection {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     let url = `${scheme}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
     if (this.token) url += `?token=${encodeURIComponent(this.token)}`;
-    if (this.index === 0) url += `${this.token ? "&" : "?"}extras=chat,presence`; // chat.js, presence.js
+    // chat.js and presence.js on the first connection; every view sends only new log lines
+    const extras = this.index === 0 ? "chat,presence,log-tail" : "log-tail";
+    url += `${this.token ? "&" : "?"}extras=${extras}`;
+    this.lines = {};
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => {
@@ -67,8 +70,9 @@ class Connection {
         return;
       }
       if (data.chat || data.presence) return data.chat ? onChat(data) : onPresence(data); // chat.js, presence.js
-      if (data.error !== undefined && data.step === undefined) onError(this, data.error);
-      else onView(this, data);
+      if (data.error !== undefined && data.step === undefined) return onError(this, data.error);
+      this.wholeLog(data);
+      onView(this, data);
     };
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
@@ -82,6 +86,18 @@ class Connection {
       this.setState("reconnecting");
       setTimeout(() => this.open(), wait);
     };
+  }
+
+  // A view over this socket holds its log and words from log_from / words_from on (the
+  // server's log-tail); the lines before are those this socket had: put them back.
+  wholeLog(view) {
+    for (const key of ["log", "words"]) {
+      const from = view[`${key}_from`];
+      if (!Array.isArray(view[key])) continue;
+      if (Number.isInteger(from)) view[key] = (this.lines[key] || []).slice(0, from).concat(view[key]);
+      delete view[`${key}_from`];
+      this.lines[key] = view[key];
+    }
   }
 
   send(message) {
