@@ -29,7 +29,7 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARGS.append("--disable-component-update")
-DESKTOP = {"width": 1200, "height": 820}
+DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 812}
 GAMES = {
     "rancho": (["human", "greedy", "greedy"], 9),
