@@ -62,7 +62,7 @@ def seat_states(
     >>> seat_states([(0, "online", 5.0, 99.0), (1, "online", 2.0, 10.0)], ["human"] * 3,
     ...             0.0, 100.0, 15.0, 60.0, True)  # doctest: +NORMALIZE_WHITESPACE
     [{'seat': 0, 'state': 'online', 'since': 5.0, 'hand_over': False},
-     {'seat': 1, 'state': 'offline', 'since': 10.0, 'hand_over': False},
+     {'seat': 1, 'state': 'offline', 'since': 10.0, 'hand_over': True},
      {'seat': 2, 'state': 'offline', 'since': 0.0, 'hand_over': True}]
     """
     by_seat: dict[int, list[Any]] = {}

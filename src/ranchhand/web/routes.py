@@ -235,8 +235,9 @@ def game_info(name: str) -> dict[str, Any]:
 
 
 def notation(name: str) -> str:
-    """The game's terminal notation help (``VIEW.notation``)."""
-    return str(getattr(game_module(name).VIEW, "notation", ""))
+    """The game's terminal notation help (``VIEW.notation``; none for a game registered
+    without a terminal view)."""
+    return str(getattr(getattr(game_module(name), "VIEW", None), "notation", ""))
 
 
 def rules_markdown(name: str) -> str:
