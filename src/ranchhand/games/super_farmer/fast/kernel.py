@@ -24,6 +24,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ranchhand.core.streams import GOLDEN, MIX_1, MIX_2
+
 # Species and faces (``tables.py``).
 RABBIT, SHEEP, PIG, COW, HORSE, SMALL_DOG, BIG_DOG = range(7)
 KINDS = 7
@@ -436,10 +438,13 @@ def play_many(rules: Rules, seeds: np.ndarray, policies: np.ndarray, results: np
 
 # ------------------------------------------------------------------ the search's playouts
 # numba types a plain int above 2**63 as a float in mixed arithmetic: every number of
-# the hash is an unsigned 64-bit integer, so its products wrap as SplitMix64's must.
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX_2 = np.uint64(0x94D049BB133111EB)
+# the hash is an unsigned 64-bit integer, so its products wrap as SplitMix64's must. The
+# constants are core.streams' own; the two small functions below are written here again,
+# not imported from Rancho's kernel, so that this module's numba cache depends on no other
+# compiled module (see the module docstring).
+_GOLDEN = np.uint64(GOLDEN)
+_MIX_1 = np.uint64(MIX_1)
+_MIX_2 = np.uint64(MIX_2)
 _SHIFT_1, _SHIFT_2, _SHIFT_3 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
