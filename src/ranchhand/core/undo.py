@@ -62,19 +62,28 @@ class Trail:
         return Trail(self.player, list(self.run))
 
     def before(
-        self, state: State, player: int, step: int, *, keep: bool = True, final: bool = False
+        self,
+        state: State,
+        player: int,
+        step: int,
+        *,
+        keep: bool = True,
+        final: bool = False,
+        own: bool = True,
     ) -> None:
         """Note the action ``player`` is about to apply to ``state`` as step ``step``.
 
         ``final``: an action nobody may take back (a server's clock bot made it when the
         seat ran out of time); the seat's run starts after it. A replay that does not
-        know it only holds a longer run, whose last actions are the same."""
+        know it only holds a longer run, whose last actions are the same. ``own``: the
+        trail keeps a copy of ``state`` (it is about to change); False where the caller
+        will never change ``state`` again, which is then kept itself."""
         alone = player != CHANCE and state.current_player() != SIMULTANEOUS
         if not alone or player != self.player or final:
             self.run.clear()
         self.player = player if alone else None
         if self.player is not None and not final:
-            self.run.append((step, state.clone() if keep else None))
+            self.run.append((step, (state.clone() if own else state) if keep else None))
             if len(self.run) > MAX_TAKEBACKS:
                 del self.run[0]
 

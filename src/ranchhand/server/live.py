@@ -370,8 +370,12 @@ class Live:
             self.timeouts[self.step] = timeout
             entry = timed_out(entry, self.meta, player, timeout)
         people = player >= 0 and self.meta.kinds[player] == HUMAN  # bots never undo
-        self.trail.before(state, player, self.step, keep=people, final=timeout is not None)
         worked = state.worked_out(action, player)  # played on a copy to tell it: take that
+        # Where the copy is taken, this state is never changed again: the trail keeps it
+        # as it is instead of a copy of its own.
+        self.trail.before(
+            state, player, self.step, keep=people, final=timeout is not None, own=worked is None
+        )
         if worked is None:
             state.apply(action, player)
         else:
