@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ranchhand.games.rancho.board import Board, iter_bits, load_board
+from ranchhand.games.rancho.board import Board, load_board
 from ranchhand.games.rancho.tables import COW, FOX, HORSE, RABBIT, SHEEP, SPECIES, load_tables
 
 Piece = tuple[int, int, int]
@@ -40,6 +40,8 @@ class Grazing:
         self.faces = {price: d6.count(price) for price in set(d6)}
         risks = [self.risk(1 << s.index) for s in board.spaces]
         self.space_risk = tuple(risks)
+        self.spaces_by_risk = tuple(sorted(range(len(risks)), key=lambda s: (risks[s], s)))
+        """Every space, least struck first (ties by index): where single pieces go."""
         pens = sum(board.pens.values())
         self.triples_by_risk = tuple(
             sorted(board.triples, key=lambda t: (self.risk(t), (t & pens).bit_count(), t))
@@ -135,12 +137,18 @@ class Grazing:
                     pieces.append((COW, 1, pair))
                     free ^= pair
                     break
-        singles = sorted(iter_bits(free), key=lambda s: (self.space_risk[s], s))
+        rabbits = counts[RABBIT]
+        wanted = counts[SHEEP] + -(-rabbits // self.per_space)
+        singles = []  # the least struck free spaces, as many as the pieces need
+        for space in self.spaces_by_risk:
+            if len(singles) == wanted:
+                break
+            if free >> space & 1:
+                singles.append(space)
         at = 0
         for _ in range(counts[SHEEP]):
             pieces.append((SHEEP, 1, 1 << singles[at]))
             at += 1
-        rabbits = counts[RABBIT]
         while rabbits:
             stack = min(rabbits, self.per_space)
             pieces.append((RABBIT, stack, 1 << singles[at]))
@@ -210,9 +218,12 @@ class Grazing:
         used = 0
         for piece in out:
             used |= piece[2]
-        for space in sorted(iter_bits(region & ~used), key=lambda s: (self.space_risk[s], s)):
+        free = region & ~used
+        for space in self.spaces_by_risk:
             if placed == rabbits:
                 break
+            if not free >> space & 1:
+                continue
             more = min(self.per_space, rabbits - placed)
             out.append((RABBIT, more, 1 << space))
             placed += more
