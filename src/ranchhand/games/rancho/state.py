@@ -17,6 +17,7 @@ and the players always hold the whole box (a property the tests check).
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ranchhand.core import CHANCE, ChanceOutcomes, InvalidAction, Outcome, State
@@ -35,7 +36,7 @@ from ranchhand.games.rancho.actions import (
     piece_text,
 )
 from ranchhand.games.rancho.actions import Deal as DealAction
-from ranchhand.games.rancho.grazing import Arrangement, first_space
+from ranchhand.games.rancho.grazing import Arrangement, Piece, first_space
 from ranchhand.games.rancho.notation import parse
 from ranchhand.games.rancho.observation import RanchoObservation
 from ranchhand.games.rancho.tables import (
@@ -51,6 +52,7 @@ from ranchhand.games.rancho.words import words
 
 if TYPE_CHECKING:
     from ranchhand.core.words import Memo
+    from ranchhand.games.rancho.board import Board
     from ranchhand.games.rancho.describe import Told
     from ranchhand.games.rancho.game import RanchoGame
 
@@ -515,8 +517,8 @@ class RanchoState(State):
 
     # ---------------------------------------------------------------- JSON
     def arrangement_text(self, player: int) -> str:
-        ids = self.game.board.ids
-        return "; ".join(piece_text(k, n, tuple(ids(m))) for k, n, m in self.pieces[player])
+        board = self.game.board
+        return "; ".join(_piece_text(board, piece) for piece in self.pieces[player])
 
     def _to_json(self) -> dict[str, Any]:
         from ranchhand.games.rancho.snapshot import state_to_json
@@ -553,3 +555,11 @@ def chances(animals: Sequence[Sequence[int]], values: Sequence[int]) -> list[flo
         progress.append((min(worth, target) / target + held / len(FARM)) ** 2 + 1e-9)
     total = sum(progress)
     return [p / total for p in progress]
+
+
+@lru_cache(maxsize=8192)
+def _piece_text(board: Board, piece: Piece) -> str:
+    """A piece as the arrangement's notation writes it (``2 rabbit @B3``): every view and
+    record writes each player's arrangement, from the few pieces a board allows."""
+    kind, count, mask = piece
+    return piece_text(kind, count, tuple(board.ids(mask)))
