@@ -277,6 +277,44 @@ def test_a_move_made_here_reaches_every_watcher_of_its_table_without_a_read(
     asyncio.run(main())
 
 
+def test_a_change_shared_here_is_not_read_again_by_the_only_process_writing(
+    lives: tuple[TableService, list[Live]],
+) -> None:
+    """With one process writing the tables (``solo``), the notice of a move it already
+    shared is not read again; a notice it cannot vouch for is: a later step, a refresh,
+    or a table whose cached state is no longer the one shared."""
+    service, found = lives
+    table = found[0].meta.id
+    assert service.peek(table) is found[-1]
+
+    async def main() -> None:
+        hub = Hub(service)
+        hub.solo = True
+        peer = Peer()
+        connection = Connection(peer, table, 0)  # type: ignore[arg-type]
+        assert hub.join(connection) is None
+        sender = asyncio.create_task(connection.send_all())
+        hub.share(found[-1])
+        await hub.on_change(table, found[-1].step)
+        await asyncio.sleep(0.1)
+        assert (hub.skipped, hub.reads) == (1, 0)
+        assert [frame["step"] for frame in peer.frames] == [found[-1].step]
+        await hub.on_change(table, found[-1].step)  # a second notice: nothing vouches for it
+        hub.share(found[-1])
+        await hub.on_change(table, found[-1].step + 1)  # made elsewhere: beyond the share
+        await asyncio.sleep(0.1)
+        assert (hub.skipped, hub.reads) == (1, 2)
+        hub.share(found[-1])
+        service.forget(table)  # a write that did not cache its state
+        await hub.on_change(table, found[-1].step)
+        await asyncio.sleep(0.1)
+        assert (hub.skipped, hub.reads) == (1, 3)
+        sender.cancel()
+        await hub.stop()
+
+    asyncio.run(main())
+
+
 @pytest.fixture(params=["local", "postgresql"])
 def notifier(request: pytest.FixtureRequest) -> Iterator[Any]:
     if request.param == "local":

@@ -31,7 +31,7 @@ from ranchhand.server.chat import MAX_CHARS, MAX_LINES, ChatStore
 from ranchhand.server.errors import TableError
 from ranchhand.server.feeds import Feeds, HandOver
 from ranchhand.server.limits import BodyGuard, Limiter, LimitSettings, RateLimit
-from ranchhand.server.notify import Notifier, make_notifier
+from ranchhand.server.notify import LocalNotifier, Notifier, make_notifier
 from ranchhand.server.presence import HAND_OVER_AFTER, HEARTBEAT, PresenceStore
 from ranchhand.server.security import BrowserDefences, allowed_origins
 from ranchhand.server.store import DEFAULT_DB, make_engine, migrate, safe_url
@@ -164,6 +164,7 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
         await feeds.refresh()
 
     chosen = notifier or make_notifier(settings.db, on_reconnect=reconnected)
+    hub.solo = isinstance(chosen, LocalNotifier)
     chat = ChatStore(engine, max_chars=settings.chat_max_chars, max_lines=settings.chat_max_lines)
     presence = PresenceStore(
         engine, heartbeat=settings.presence_heartbeat, hand_over_after=settings.hand_over_after

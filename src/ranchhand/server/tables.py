@@ -1039,6 +1039,11 @@ class TableService:
         self._remember(live)
         return live
 
+    def peek(self, table_id: str) -> Live | None:
+        """The table's cached state, if any, as it is (no query, no cache order change)."""
+        with self._lock:
+            return self._cache.get(table_id)
+
     def _cached(self, table_id: str) -> Live | None:
         with self._lock:
             live = self._cache.get(table_id)

@@ -384,9 +384,15 @@ class Hub:
         self._changes = Coalescer(self._update, name="ranchhand-hub")
         self._reading = asyncio.Semaphore(READS)
         self.reads = 0
+        """Tables read to send their views (for tests: a burst costs few reads)."""
+        self.solo = False
+        """Whether this process alone writes the tables (the app sets it with a
+        ``LocalNotifier``): then a change it shared needs no read (see :meth:`on_change`)."""
+        self.skipped = 0
+        """Changes not read again because their state was shared (for tests)."""
+        self._shared: dict[str, Live] = {}
         self.feeds: Any = None
         """Chat and presence (:class:`ranchhand.server.feeds.Feeds`), when the app has them."""
-        """Tables read to send their views (for tests: a burst costs few reads)."""
 
     def admit(self, address: str) -> str | None:
         """Count one more connection from ``address``; the refusal if it has too many."""
@@ -421,18 +427,41 @@ class Hub:
             group.discard(connection)
             if not group:
                 del self.watchers[connection.table_id]
+                self._shared.pop(connection.table_id, None)
 
     def share(self, live: Live) -> None:
         """Put a state this process just committed in every watcher's mailbox (each gets
         its own seat's view of it): they need not wait for the hub to read it back. The
         change is still published, and its read shows whatever else came at that step."""
-        for connection in list(self.watchers.get(live.meta.id, ())):
+        group = self.watchers.get(live.meta.id)
+        if not group:
+            return
+        for connection in list(group):
             connection.offer(live)
+        if self.solo:
+            self._shared[live.meta.id] = live
 
     async def on_change(self, table_id: str, step: int) -> None:
-        """Have the table's watchers sent its new view; returns at once."""
-        if table_id in self.watchers:
-            self._changes.submit(table_id, step)
+        """Have the table's watchers sent its new view; returns at once.
+
+        A change this process made and shared (:meth:`share`) is not read again when
+        this process alone writes the tables (:attr:`solo`) and its table cache still
+        holds that very state: every write here either caches the state it made or
+        drops the table from the cache, so nothing can have come since that the shared
+        state lacks. That saves, for each move, a thread hop and a query that would
+        find nothing new. Changes heard from other processes are always read.
+        """
+        if table_id not in self.watchers:
+            return
+        shared = self._shared.pop(table_id, None)
+        if (
+            shared is not None
+            and 0 <= step <= shared.step
+            and shared is self.service.peek(table_id)
+        ):
+            self.skipped += 1
+            return
+        self._changes.submit(table_id, step)
 
     async def refresh(self) -> None:
         """Send every watched table's current view again (after the notifier reconnects,
