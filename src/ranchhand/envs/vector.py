@@ -265,6 +265,9 @@ class RanchoVectorEnv(CompiledVectorEnv):
         self.policies = np.array([policy_of(opponents)] * self.game.players, dtype=np.int64)
         self.tables = batch.new_tables(self.engine.geometry, self.num_envs)
         """Every game's kernel table, each array with the game first."""
+        self._which = np.zeros((self.num_envs, encoding.num_actions), dtype=np.int64)
+        """What each index stands for in each game now (``batch.moves``), kept from the
+        mask to the next step."""
 
     def _seed(self, value: int) -> None:
         self._batch.seed(value)
@@ -287,4 +290,5 @@ class RanchoVectorEnv(CompiledVectorEnv):
             self._terminated,
             self._truncated,
             self._illegal,
+            self._which,
         )

@@ -365,14 +365,15 @@ def moves(g: Geometry, memo: Memo, t: Table, e: Layout, b: Buffers) -> None:
 @njit(cache=True)
 def play_index(g: Geometry, memo: Memo, t: Table, e: Layout, index: int, b: Buffers) -> bool:
     """Play the seat to act's action ``index``; False (nothing played) if it names no
-    legal action here."""
+    legal action here. ``b.which`` holds :func:`moves` of this very position (worked out
+    for the mask the learner was shown), so only what the index needs is built again."""
     if not 0 <= index < e.num_actions:
         return False
-    moves(g, memo, t, e, b)
     what, row = b.which[index], b.row
     if what == NONE:
         return False
     if what >= 0:
+        legal(g, memo, t, b.rows)
         apply(g, memo, t, b.rows[what])
         return True
     if what == TRADE:
@@ -381,7 +382,8 @@ def play_index(g: Geometry, memo: Memo, t: Table, e: Layout, index: int, b: Buff
         row[0] = A_TRADE
         row[1 + trade[0]] = trade[1]
         row[7 + trade[2]] = trade[3]
-    # WIN: ``row`` holds the winning deal ``moves`` found
+    else:
+        greedy.winning_deal(g, memo, t, current(t), row)
     apply(g, memo, t, row)
     return True
 
@@ -446,24 +448,24 @@ def batch_step(
     terminated: np.ndarray,
     truncated: np.ndarray,
     illegal: np.ndarray,
+    which: np.ndarray,
 ) -> None:
     """One step of every game: the learner's action ``actions[i]`` (an index of
     ``encoding.py``), then chance and the other seats until the learner decides again.
 
-    ``tables`` holds every game's :class:`Table`, each array with the game first. A game
+    ``tables`` holds every game's :class:`Table`, each array with the game first, and
+    ``which`` each game's :func:`moves` as the last step left it (for its mask). A game
     that ended at the last step starts afresh instead, its action unread (Gymnasium's
     next-step autoreset), with reward 0. An index the learner may not play now forfeits
     the game (reward -1, terminated, ``illegal``), as the single environment does. Reward
     at the end: +1 for the learner's win, -1 for another's, 0 when the game is cut
     (``max_turns``, or ``limit`` decisions of all players: truncated).
     """
-    b = Buffers(
-        np.zeros((MAX_ACTIONS, ROW), np.int64),
-        np.zeros(e.num_actions, np.int64),
-        np.zeros(g.pastures, np.int64),
-        np.zeros(ROW, np.int64),
-    )
+    rows = np.empty((MAX_ACTIONS, ROW), np.int64)  # written before it is read
+    routes = np.zeros(g.pastures, np.int64)
+    row = np.zeros(ROW, np.int64)
     for i in range(done.shape[0]):
+        b = Buffers(rows, which[i], routes, row)
         t = Table(
             tables.scalars[i],
             tables.herd[i],
