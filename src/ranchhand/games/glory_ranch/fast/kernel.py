@@ -23,10 +23,14 @@ and a sign 0..2 (rock, paper, scissors).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 from ranchhand.core.streams import GOLDEN, MIX_1, MIX_2
 
@@ -201,6 +205,11 @@ class Table(NamedTuple):
     """Scratch: the legal actions listed last."""
     tally: np.ndarray
     """Per round scored: rounds, turns, player rounds, round wins, then per card seen and won."""
+    steps: np.ndarray
+    """Scratch: the steps one card action makes, before they go on the stack."""
+    work: np.ndarray
+    """Scratch rows for the greedy bot (a ranch tried, a hand, threats): no allocation a
+    decision."""
 
 
 def table(rules: Rules) -> Table:
@@ -226,6 +235,80 @@ def table(rules: Rules) -> Table:
         zeros(STACK, 5),
         zeros(max(kinds, players * SLOTS, 3) + 1),
         zeros(4 + 2 * kinds),
+        zeros(STACK, 5),
+        zeros(4, max(kinds, SLOTS, players)),
+    )
+
+
+# ------------------------------------------------------------------ borrowed arrays
+def _borrowed(typingctx: Any, array: Any) -> Any:
+    """The same array, its memory not reference-counted: for the arrays a run of games
+    reads and writes all along, which its caller keeps alive. Every compiled call
+    otherwise counts a reference to each array it is passed, atomically, and a table and
+    its rules are forty-odd arrays passed to every function (Rancho's ``fast/play.py``
+    measured that counting at a third of a random game; here borrowing took random games
+    from about 400,000 to the steps/s in docs/performance.md)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        view = make_array(array)(context, builder, value=args[0])
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        view.parent = cgutils.get_null_value(view.parent.type)
+        return view._getvalue()
+
+    return array(array), codegen
+
+
+borrowed = cast(Callable[[np.ndarray], np.ndarray], intrinsic(_borrowed))
+
+
+@njit(cache=True)
+def borrow(rules: Rules, t: Table) -> tuple[Rules, Table]:
+    """``rules`` and ``t`` with every array :func:`borrowed` (their caller keeps them)."""
+    return (
+        Rules(
+            borrowed(rules.copies),
+            borrowed(rules.glory),
+            borrowed(rules.penalty),
+            borrowed(rules.family),
+            borrowed(rules.bonus_kind),
+            borrowed(rules.bonus_glory),
+            borrowed(rules.bonus_family),
+            borrowed(rules.actions),
+            borrowed(rules.action_count),
+            borrowed(rules.e_do),
+            borrowed(rules.e_n),
+            borrowed(rules.e_who),
+            borrowed(rules.e_chosen),
+            borrowed(rules.e_side),
+            borrowed(rules.e_at),
+            borrowed(rules.e_scope),
+            borrowed(rules.e_win),
+            borrowed(rules.e_win_count),
+            borrowed(rules.e_lose),
+            borrowed(rules.e_lose_count),
+            borrowed(rules.placed),
+            borrowed(rules.returns),
+            borrowed(rules.reads_rest),
+            borrowed(rules.options),
+        ),
+        Table(
+            borrowed(t.s),
+            borrowed(t.deck),
+            borrowed(t.discard),
+            borrowed(t.hands),
+            borrowed(t.ranch),
+            borrowed(t.shield),
+            borrowed(t.size),
+            borrowed(t.passing),
+            borrowed(t.passed),
+            borrowed(t.totals),
+            borrowed(t.signs),
+            borrowed(t.stack),
+            borrowed(t.legal),
+            borrowed(t.tally),
+            borrowed(t.steps),
+            borrowed(t.work),
+        ),
     )
 
 
@@ -426,8 +509,8 @@ def apply(rules: Rules, t: Table, player: int, action: int) -> None:
         _play(rules, t, player, action)
     else:
         t.s[DEPTH] = depth - 1
-        step = t.stack[depth - 1].copy()
-        _decide(rules, t, step, action)
+        top = t.stack[depth - 1]
+        _decide(rules, t, top[0], top[1], top[2], top[3], action)
     _settle(rules, t)
 
 
@@ -497,7 +580,7 @@ def _settle(rules: Rules, t: Table) -> None:
                 return
             t.s[DEPTH] = depth - 1
             if count == 1:
-                _decide(rules, t, top.copy(), t.legal[0])
+                _decide(rules, t, top[0], top[1], top[2], top[3], t.legal[0])
 
 
 @njit(cache=True)
@@ -584,7 +667,8 @@ def _expand(rules: Rules, t: Table, e: int, actor: int, rival: int, target: int)
     if chosen == RIVAL:
         target = rival
     count = rules.e_n[e]
-    steps = np.zeros((n * 3 + 1, 5), dtype=np.int64)
+    steps = t.steps
+    steps[: 3 * n + 1, :] = 0  # the rows this action may fill, as fresh as state.py's tuples
     made = 0
     if do in (DRAW, DISCARD):
         kind = S_DRAW if do == DRAW else S_DISCARD
@@ -658,11 +742,11 @@ def _move_played(t: Table, player: int, slot: int) -> None:
 
 
 @njit(cache=True)
-def _decide(rules: Rules, t: Table, step: np.ndarray, action: int) -> None:
-    """Carry out a decision ``action`` answering ``step`` (already popped)."""
-    kind, actor = step[0], step[1]
+def _decide(rules: Rules, t: Table, kind: int, actor: int, b: int, c: int, action: int) -> None:
+    """Carry out a decision ``action`` answering the step (``kind``, ``actor``, ``b``,
+    ``c``), already popped."""
     if kind == S_TARGET:
-        _expand(rules, t, step[3], actor, step[2], action)
+        _expand(rules, t, c, actor, b, action)
     elif kind == S_PLAY:
         _play(rules, t, actor, action)
     elif kind == S_DISCARD:
@@ -670,7 +754,7 @@ def _decide(rules: Rules, t: Table, step: np.ndarray, action: int) -> None:
         t.discard[action] += 1
     elif kind == S_GIVE:
         t.hands[actor, action] -= 1
-        t.hands[step[2], action] += 1
+        t.hands[b, action] += 1
     elif kind == S_PASS:
         t.hands[actor, action] -= 1
         t.passing[actor, t.passed[actor]] = action
@@ -680,7 +764,7 @@ def _decide(rules: Rules, t: Table, step: np.ndarray, action: int) -> None:
     else:
         seat, slot = action // SLOTS, action % SLOTS
         card = t.ranch[seat, slot]
-        if step[2] == PROTECT:
+        if b == PROTECT:
             t.shield[seat, slot] = 1
             return
         for i in range(slot, t.size[seat] - 1):
@@ -689,7 +773,7 @@ def _decide(rules: Rules, t: Table, step: np.ndarray, action: int) -> None:
         t.size[seat] -= 1
         if seat == actor and slot < t.s[PLAYED_SLOT]:
             t.s[PLAYED_SLOT] -= 1
-        if step[2] == BANISH:
+        if b == BANISH:
             t.discard[card] += 1
         else:
             t.hands[seat, card] += 1
@@ -790,7 +874,7 @@ def ranch_points(
 def _threats(rules: Rules, t: Table, me: int) -> np.ndarray:
     """``bots.threats``: running total plus the Glory in each ranch now (mine - 1000)."""
     n = rules.options[O_PLAYERS]
-    threat = np.zeros(n, dtype=np.int64)
+    threat = t.work[2, :n]
     for p in range(n):
         threat[p] = t.totals[p] + ranch_points(rules, t, p, t.ranch[p], t.size[p], t.hands[p].sum())
     threat[me] -= 1000
@@ -799,18 +883,28 @@ def _threats(rules: Rules, t: Table, me: int) -> np.ndarray:
 
 @njit(cache=True)
 def _top_penalties(rules: Rules, rest: np.ndarray, n: int) -> int:
-    """The sum of the ``n`` largest penalties among the cards counted in ``rest``."""
-    left = rest.copy()
+    """The sum of the ``n`` largest penalties among the cards counted in ``rest`` (taken
+    out one at a time, then put back; ``n`` is at most ``cards.MAX_COUNT``, 3)."""
     total = 0
-    for _ in range(n):
+    first, second, third = -1, -1, -1
+    for i in range(n):
         best = -1
-        for k in range(len(left)):
-            if left[k] > 0 and (best < 0 or rules.penalty[k] > rules.penalty[best]):
+        for k in range(len(rest)):
+            if rest[k] > 0 and (best < 0 or rules.penalty[k] > rules.penalty[best]):
                 best = k
         if best < 0:
             break
         total += rules.penalty[best]
-        left[best] -= 1
+        rest[best] -= 1
+        if i == 0:
+            first = best
+        elif i == 1:
+            second = best
+        else:
+            third = best
+    for k in (first, second, third):
+        if k >= 0:
+            rest[k] += 1
     return total
 
 
@@ -906,8 +1000,8 @@ def _best_play(rules: Rules, t: Table, me: int, count: int) -> int:
             smallest = t.hands[p].sum()
     soon = smallest <= hand_left + 1
     before = ranch_points(rules, t, me, t.ranch[me], t.size[me], hand_left)
-    ranch = np.zeros(SLOTS, dtype=np.int64)
-    rest = np.zeros(len(hand), dtype=np.int64)
+    ranch = t.work[0, :SLOTS]
+    rest = t.work[1, : len(hand)]
     size = t.size[me] + 1
     best = -1
     best_value = 0.0
@@ -945,7 +1039,7 @@ def _best_slot(
 ) -> int:
     """``bots.best_slot``: the best position for the card at the end of ``ranch[:size]``."""
     card = ranch[size - 1]
-    trial = np.zeros(SLOTS, dtype=np.int64)
+    trial = t.work[3, :SLOTS]
     best, best_points = size - 1, -1
     for slot in range(size):
         at = 0
@@ -989,7 +1083,7 @@ def _choose_place(rules: Rules, t: Table, me: int, count: int) -> int:
     size = t.size[me]
     hand_size = t.hands[me].sum()
     ranch = t.ranch[me]
-    trial = np.zeros(SLOTS, dtype=np.int64)
+    trial = t.work[3, :SLOTS]
     best, best_points = -1, 0
     for j in range(count):
         slot = t.legal[j] - 1
@@ -1083,6 +1177,8 @@ def play_many(
     n = rules.options[O_PLAYERS]
     kinds = len(rules.copies)
     players = np.zeros(2, dtype=np.int64)
+    signs = np.zeros(2, dtype=np.int64)
+    rules, t = borrow(rules, t)
     for game in range(len(seeds)):
         np.random.seed(seeds[game])
         setup(rules, t)
@@ -1096,7 +1192,6 @@ def play_many(
                 steps += 1
             elif who == SIMULTANEOUS:
                 acting_count = acting(t, players)
-                signs = np.zeros(2, dtype=np.int64)
                 for i in range(acting_count):
                     signs[i] = np.random.randint(3)
                 for i in range(acting_count):
@@ -1177,6 +1272,7 @@ def play_on(
     every choice, a greedy seat's sign) is ``point(stream, turn, CHOICES_FROM + j, n)``
     for the ``j``-th such choice of the turn (from 0 where the playout starts)."""
     players = np.zeros(2, dtype=np.int64)
+    rules, t = borrow(rules, t)
     chosen_turn, j = t.s[TURN], 0
     steps = 0
     while True:
