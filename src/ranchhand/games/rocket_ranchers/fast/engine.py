@@ -78,6 +78,8 @@ def rules_of(game: RocketGame) -> kernel.Rules:
         box_cats=cats,
         place_mask=ints([p.mask for p in tables.placements]),
         place_beam=ints([p.beam for p in tables.placements]),
+        place_cells=ints([[*p.cells, *[0] * (CELLS - len(p.cells))] for p in tables.placements]),
+        place_size=ints([len(p.cells) for p in tables.placements]),
         abundance_at=ints([a for a, _ in scores.abundance]),
         abundance_points=ints([p for _, p in scores.abundance]),
         variety_at=ints([a for a, _ in scores.variety]),

@@ -94,6 +94,9 @@ class Rules(NamedTuple):
     place_mask: np.ndarray
     """Per placement (``tables.placements`` order): the cells it covers."""
     place_beam: np.ndarray
+    place_cells: np.ndarray
+    """Per placement: the cells it covers in order (then padding), ``place_size`` of them."""
+    place_size: np.ndarray
     abundance_at: np.ndarray
     abundance_points: np.ndarray
     variety_at: np.ndarray
@@ -109,17 +112,17 @@ class Rules(NamedTuple):
 
 
 # ------------------------------------------------------------------ small helpers
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reboot_action(rules: Rules) -> int:
     return len(rules.place_mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_action(rules: Rules) -> int:
     return len(rules.place_mask) + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bits(mask: int) -> int:
     count = 0
     while mask:
@@ -128,7 +131,7 @@ def _bits(mask: int) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _neighbours(mask: int) -> int:
     """``tables.neighbours``: the cells next to any of ``mask``, ``mask`` included."""
     return (
@@ -140,22 +143,22 @@ def _neighbours(mask: int) -> int:
     ) & FULL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _swap_base(rules: Rules) -> int:
     return len(rules.place_mask) + 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _form_base(rules: Rules) -> int:
     return len(rules.place_mask) + 2 + CELLS * CELLS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _occupy_base(rules: Rules) -> int:
     return _form_base(rules) + len(rules.species)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _has_empty(display: np.ndarray) -> bool:
     for cell in range(CELLS):  # noqa: SIM110 (loops compile; generators in any() do not)
         if display[cell] == EMPTY:
@@ -163,7 +166,7 @@ def _has_empty(display: np.ndarray) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _has_swap(rules: Rules, display: np.ndarray) -> bool:
     """Two Wildlife cards of one biome in the display (``tables.swaps_in`` not empty)."""
     seen = 0
@@ -204,7 +207,7 @@ def setup(
     corrals[:, :, :] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def current(rules: Rules, s: np.ndarray) -> int:
     """The player to act, CHANCE for a draw, or TERMINAL (over, or cut at max_turns)."""
     max_turns = rules.options[O_MAX_TURNS]
@@ -215,24 +218,41 @@ def current(rules: Rules, s: np.ndarray) -> int:
     return s[PLAYER]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _low(bit: int) -> int:
+    """The cell of a one-bit mask."""
+    cell = 0
+    while bit > 1:
+        bit >>= 1
+        cell += 1
+    return cell
+
+
+@njit(cache=True, inline="always")
 def _swaps(rules: Rules, display: np.ndarray, out: np.ndarray, count: int) -> int:
     """Every dogship swap appended to ``out``, biome by biome (``tables.swaps_in``)."""
     base = _swap_base(rules)
+    biome = rules.biome
     for b in range(rules.biomes):
-        for first in range(CELLS):
-            card = display[first]
-            if card < 0 or rules.biome[card] != b:
-                continue
-            for second in range(first + 1, CELLS):
-                other = display[second]
-                if other >= 0 and rules.biome[other] == b:
-                    out[count] = base + first * CELLS + second
-                    count += 1
+        group = 0
+        for cell in range(CELLS):
+            card = display[cell]
+            if card >= 0 and biome[card] == b:
+                group |= 1 << cell
+        while group:
+            first = group & -group
+            group ^= first
+            at = base + _low(first) * CELLS
+            rest = group
+            while rest:
+                second = rest & -rest
+                rest ^= second
+                out[count] = at + _low(second)
+                count += 1
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(
     rules: Rules,
     s: np.ndarray,
@@ -248,8 +268,9 @@ def legal(
     count = 0
     if phase == START:
         up = seats[player, BEAMS]
-        for p in range(len(rules.place_mask)):
-            if up >> rules.place_beam[p] & 1:
+        beam = rules.place_beam
+        for p in range(len(beam)):
+            if up >> beam[p] & 1:
                 out[count] = p
                 count += 1
         if up != rules.options[O_ALL_BEAMS]:
@@ -280,7 +301,7 @@ def legal(
     return _swaps(rules, display, out, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_player(rules: Rules, s: np.ndarray, seats: np.ndarray, corrals: np.ndarray) -> None:
     """The turn ends; the game ends just before seat 0 would play with the deck empty."""
     s[TURN] += 1
@@ -291,7 +312,7 @@ def _next_player(rules: Rules, s: np.ndarray, seats: np.ndarray, corrals: np.nda
         s[WINNER] = winner(rules, seats, corrals)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refilled(
     rules: Rules, s: np.ndarray, display: np.ndarray, seats: np.ndarray, corrals: np.ndarray
 ) -> None:
@@ -304,7 +325,7 @@ def _refilled(
         _next_player(rules, s, seats, corrals)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _collected(
     rules: Rules, s: np.ndarray, display: np.ndarray, seats: np.ndarray, corrals: np.ndarray
 ) -> None:
@@ -319,7 +340,7 @@ def _collected(
         _refilled(rules, s, display, seats, corrals)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def caught(rules: Rules, display: np.ndarray, placement: int) -> int:
     """The cells a beam placement collects (``state._catch``): its cards, then the Space
     Cats next to them, once or on and on with ``cat_chain``."""
@@ -338,7 +359,7 @@ def caught(rules: Rules, display: np.ndarray, placement: int) -> int:
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(
     rules: Rules,
     s: np.ndarray,
@@ -383,7 +404,7 @@ def _place(
         _collected(rules, s, display, seats, corrals)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(
     rules: Rules,
     s: np.ndarray,
@@ -434,7 +455,7 @@ def apply(
         _place(rules, s, display, pending, seats, corrals, log, kind, corral)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chance(
     rules: Rules,
     s: np.ndarray,
@@ -466,7 +487,7 @@ def chance(
 
 
 # ------------------------------------------------------------------ the scoring
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _table_points(at: np.ndarray, points: np.ndarray, amount: int) -> int:
     result = 0
     for row in range(len(at)):
@@ -522,7 +543,7 @@ def winner(rules: Rules, seats: np.ndarray, corrals: np.ndarray) -> int:
 
 
 # ------------------------------------------------------------------ the greedy bot
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kind_values(
     rules: Rules, seats: np.ndarray, corrals: np.ndarray, player: int, display: np.ndarray
 ) -> np.ndarray:
@@ -560,7 +581,7 @@ def _kind_values(
     return values
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _beam_values(
     rules: Rules,
     s: np.ndarray,
@@ -586,16 +607,16 @@ def _beam_values(
             count += 1
         if card != EMPTY:
             filled |= 1 << cell
-    every = np.zeros(places, dtype=np.float64)
+    every = np.empty(places, dtype=np.float64)
     lane = np.zeros(SIDE, dtype=np.float64)
+    covered, sizes = rules.place_cells, rules.place_size
     for p in range(places):
-        mask = rules.place_mask[p]
-        for column in range(SIDE):
-            total = 0.0
-            for row in range(SIDE):
-                cell = row * SIDE + column
-                total = total + (cell_value[cell] if mask >> cell & 1 else 0.0)
-            lane[column] = total
+        # Down each column (the cells in order: a column's rows in order), skipping the
+        # cells not covered: adding their 0.0 changes no sum of these positive values.
+        lane[:] = 0.0
+        for i in range(sizes[p]):
+            cell = covered[p, i]
+            lane[cell & 3] = lane[cell & 3] + cell_value[cell]
         every[p] = (lane[0] + lane[2]) + (lane[1] + lane[3])
     if count == 0:
         return every
@@ -629,7 +650,7 @@ def _beam_values(
     return every
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_swap(
     rules: Rules,
     display: np.ndarray,
@@ -708,7 +729,7 @@ def _best_swap(
     return _swap_base(rules) + first[chosen] * CELLS + second[chosen]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy_start(
     rules: Rules, s: np.ndarray, display: np.ndarray, seats: np.ndarray, corrals: np.ndarray
 ) -> int:
@@ -738,7 +759,7 @@ def _greedy_start(
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy_place(
     rules: Rules,
     s: np.ndarray,
@@ -805,7 +826,7 @@ def _greedy_place(
     return chosen
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy(
     rules: Rules,
     s: np.ndarray,
@@ -825,7 +846,7 @@ def greedy(
     return _greedy_start(rules, s, display, seats, corrals)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(
     rules: Rules,
     s: np.ndarray,
@@ -904,7 +925,7 @@ _MIX_2 = np.uint64(MIX_2)
 _SHIFT_1, _SHIFT_2, _SHIFT_3 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mix(x: np.uint64) -> np.uint64:
     """``core.streams.mix``: SplitMix64's step, wrapping at 64 bits."""
     x = x + _GOLDEN
@@ -913,7 +934,7 @@ def _mix(x: np.uint64) -> np.uint64:
     return x ^ (x >> _SHIFT_3)  # type: ignore[no-any-return]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def point(stream: int, turn: int, k: int, total: int) -> int:
     """``core.streams.point``: the ``k``-th draw of ``turn`` in ``stream``, in [0, total)."""
     x = _mix(_mix(_mix(np.uint64(stream)) ^ np.uint64(turn)) ^ np.uint64(k))
