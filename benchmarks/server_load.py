@@ -11,6 +11,7 @@ for each database, as a table::
 
     .venv/bin/python benchmarks/server_load.py                   # SQLite and PostgreSQL
     .venv/bin/python benchmarks/server_load.py --db sqlite --tables 50 --seconds 10
+    .venv/bin/python benchmarks/server_load.py --db sqlite --moves 20000 --seconds 300
     .venv/bin/python benchmarks/server_load.py --url http://127.0.0.1:8000   # a running server
     .venv/bin/python benchmarks/server_load.py --db sqlite --soak  # hostile clients beside
     make bench-server SOAK=1                                       # the same, both databases
@@ -526,7 +527,12 @@ async def load(base: str, args: argparse.Namespace, label: str, pid: int | None)
     if soak is not None:
         soak.started = started
     go.set()
-    await asyncio.sleep(args.seconds)
+    if args.moves:  # the same work for every server compared (see --moves)
+        cap = time.monotonic() + args.seconds
+        while len(stats.latencies) < args.moves and time.monotonic() < cap:
+            await asyncio.sleep(0.02)
+    else:
+        await asyncio.sleep(args.seconds)
     stop.set()
     elapsed = time.perf_counter() - started
     server_after, client_after = cpu_seconds(pid), own_cpu()
@@ -652,6 +658,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--tables", type=int, default=100, help="concurrent tables (100)")
     parser.add_argument("--seconds", type=float, default=20, help="measured time per database")
+    parser.add_argument(
+        "--moves",
+        type=int,
+        default=0,
+        help="end the measured time after this many moves instead (--seconds caps it): a "
+        "move late in a game costs more than an early one, so two servers are compared "
+        "fairly over the same number of moves at the same number of tables, not the same "
+        "time (a quicker server would reach later, dearer moves)",
+    )
     parser.add_argument("--game", default="rancho")
     parser.add_argument("--players", type=int, default=2, help="seat 0 scripted, the rest bots")
     parser.add_argument("--bot", default="random", help="the bots' kind (random)")
@@ -678,8 +693,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--flood-rate", type=float, default=100, help="table creations a second, one address"
     )
     args = parser.parse_args(argv)
-    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
-        parser.error("--tables must be 1..2000 and --seconds 0..600")
+    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600 or args.moves < 0:
+        parser.error("--tables must be 1..2000, --seconds 0..600 and --moves 0 or more")
     if not 0 <= args.stuck <= 100 or not 0 <= args.spectators <= 2000:
         parser.error("--stuck must be 0..100 and --spectators 0..2000")
     if not 0 < args.flood_rate <= 10_000:

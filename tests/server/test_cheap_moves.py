@@ -141,3 +141,50 @@ def test_bot_seats_without_a_token_get_no_log_lines(tmp_path: Path) -> None:
     assert live.events and all(entry[2] == entry[3] == "" for entry in live.events)
     assert all(entry[1] for entry in live.events)  # the person's lines are there
     engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("seats", "clock", "delay"),
+    [
+        (["human", "random"], None, 0.0),
+        (["human", "human"], None, 0.0),
+        (["human", "random"], 30.0, 0.0),
+        (["human", "greedy", "random"], None, 5.0),  # the bots wait: work for the runner
+    ],
+)
+def test_a_table_vouched_for_from_the_cache_expects_what_its_row_says(
+    tmp_path: Path, seats: list[str], clock: float | None, delay: float
+) -> None:
+    """The bot runner takes a move's state from the cache, without a query, when one
+    process alone writes the tables; what it then concludes (nothing to do, or a look
+    at the row) must agree with the row at every step of whole games."""
+    from ranchhand.server.bots import _expects_anything
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'vouch.db'}")
+    migrate(engine)
+    service = TableService(engine)
+    made = service.create(
+        "rancho", len(seats), {"max_turns": 12}, seats, bot_delay=delay, clock=clock
+    )
+    assert service.settled(made.id, 0) is None  # not alone: never vouched for
+    service.solo = True
+    rng = random.Random(len(seats))
+    tokens = dict(made.tokens)
+    checked = 0
+    while True:
+        live = service.current(made.id)
+        assert service.settled(made.id, live.step) is live
+        assert service.settled(made.id, live.step + 1) is None  # a step not seen here
+        assert _expects_anything(live) == (service.due(made.id) is not None)
+        checked += 1
+        if live.finished:
+            break
+        people = [p for p in live.state.acting_players() if seats[p] == HUMAN]
+        if people:
+            seat = people[0]
+            action = str(rng.choice(live.state.legal_actions(seat)))
+            service.act(made.id, tokens[seat], action, live.step)
+        else:  # what the runner does for bots and chance that wait
+            service.advance(made.id, live.step, "bot")
+    assert checked > 5
+    engine.dispose()

@@ -181,7 +181,7 @@ def create_app(settings: Settings | None = None, notifier: Notifier | None = Non
     )
 
     async def on_change(table_id: str, step: int) -> None:
-        bots.poke(table_id)
+        bots.poke(table_id, step)
         await hub.on_change(table_id, step)
 
     @asynccontextmanager

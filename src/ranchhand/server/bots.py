@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from ranchhand.core.errors import ActionError
 from ranchhand.server.botpool import BotError, BotPool, Cancelled, default_processes
 from ranchhand.server.errors import TableError
+from ranchhand.server.live import HUMAN, Live
 from ranchhand.server.notify import Notifier
 from ranchhand.server.tables import Due, TableService
 
@@ -53,6 +54,18 @@ EXPIRE_BOTS_ONLY_AFTER = 3600.0
 """The same for a table where only bots sit."""
 SWEEP_EVERY = 60.0
 """Seconds between two looks for tables to close (at most; less for short expiries)."""
+
+
+def _expects_anything(live: Live) -> bool:
+    """Whether :meth:`TableService.due` could find work for the server at ``live``: a
+    bot or chance to move, or a clock running; False only when every seat to act is a
+    person's and no clock runs, or the table is over (which ``due`` reads from the
+    table's row)."""
+    if live.expired or live.state.is_terminal():
+        return False
+    to_act = live.state.acting_players()
+    people = all(live.meta.kinds[p] == HUMAN for p in to_act)
+    return not to_act or not people or live.meta.clock is not None
 
 
 @dataclass(eq=False)
@@ -91,15 +104,24 @@ class BotRunner:
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
 
-    def poke(self, table_id: str) -> None:
-        """Look at ``table_id`` again (it changed): start over its wait, if any.
+    def poke(self, table_id: str, step: int = -1) -> None:
+        """Look at ``table_id`` again (it changed, to ``step`` if known): start over
+        its wait, if any.
 
         Tables poked together are looked at together (one thread hop, one query for
         up to 64 tables): every change to any table pokes it, in every process. Work
         under way (a move being made, a decision in the pool) is not interrupted: its
-        commit checks the table did not change, and it looks again when done.
+        commit checks the table did not change, and it looks again when done. A table
+        whose state is known without a read (:meth:`TableService.settled`) and waits
+        only for people, with no clock, expects nothing: that is settled at once (most
+        moves of a person against cheap bots end so, the bots having answered inline).
         """
         if self._closing:
+            return
+        live = self.service.settled(table_id, step)
+        if live is not None and not _expects_anything(live):
+            self._stale.discard(table_id)
+            self._schedule(table_id, None)
             return
         self._stale.add(table_id)
         if self._looker is None or self._looker.done():

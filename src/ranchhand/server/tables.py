@@ -177,6 +177,9 @@ class TableService:
         self.hand_over: Any = None
         """Who may hand another's seat to a bot (:class:`ranchhand.server.feeds.HandOver`);
         without it, a seat is changed only with its own token."""
+        self.solo = False
+        """Whether this process alone writes the tables (the app sets it when it serves
+        with a ``LocalNotifier``): then the cache is the database (see :meth:`settled`)."""
 
     # ------------------------------------------------------------ creating
     def create(
@@ -1043,6 +1046,18 @@ class TableService:
         """The table's cached state, if any, as it is (no query, no cache order change)."""
         with self._lock:
             return self._cache.get(table_id)
+
+    def settled(self, table_id: str, step: int) -> Live | None:
+        """The table as the database has it, from the cache alone, when that can be
+        vouched for: this process alone writes the tables (:attr:`solo`) and caches a
+        state of at least ``step``. Every write here either caches the state it commits
+        or drops the table from the cache, so such a state is the table's, but for
+        columns no view shows (a bot's lease, a rematch's link). None otherwise: read it.
+        """
+        if not self.solo or step < 0:
+            return None
+        live = self.peek(table_id)
+        return live if live is not None and live.step >= step else None
 
     def _cached(self, table_id: str) -> Live | None:
         with self._lock:
