@@ -124,6 +124,8 @@ def test_a_game_is_cut_after_its_decisions() -> None:
         )
         cut += int(truncated.sum())
         assert not (rewards[truncated] != 0).any()
+        for i in np.flatnonzero(truncated):  # the last decision's roll drawn, as envs.table
+            assert env._decisions[i] == 5 and env._s[i, kernel.PHASE] == kernel.TRADE
     assert cut > 0
 
 

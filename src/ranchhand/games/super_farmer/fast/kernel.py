@@ -589,17 +589,21 @@ def _advance(
     rows: np.ndarray,
 ) -> None:
     """Chance and the other seats play until ``seat`` must decide, the game ends or the
-    decisions reach ``limit``."""
+    decisions reach ``limit``. Chance is drawn after every decision, the one reaching the
+    limit too, as ``envs.table.Table`` draws it (a cut game shows, and may be won by, the
+    roll its last decision asked for)."""
     total = rules.roll_ends[-1]
-    while decisions[i] < limit:
+    while True:
         who = current(rules, s)
-        if who == TERMINAL or who == seat:  # noqa: SIM109 (numba)
+        if who == TERMINAL:
             return
         if who == CHANCE:
             chance(rules, s, herd, animals, np.random.randint(total))
-        else:
-            apply(rules, s, herd, animals, choose(rules, s, herd, animals, policies[who], rows))
-            decisions[i] += 1
+            continue
+        if who == seat or decisions[i] >= limit:
+            return
+        apply(rules, s, herd, animals, choose(rules, s, herd, animals, policies[who], rows))
+        decisions[i] += 1
 
 
 @njit(cache=True)
