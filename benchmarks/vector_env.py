@@ -7,7 +7,11 @@ figure is the environment's ``step`` alone, not a policy's. CPU time of this pro
 configuration runs after a warm-up (the kernel loaded or compiled), the compiled batch and
 the Python one in turn (the Python batch at most 64 games: its rate does not grow with size).
 
+Rancho's games are the research adapters' (``deals_per_turn`` 8); both batches play
+greedy opponents.
+
     .venv/bin/python benchmarks/vector_env.py [--seconds 3] [--players 2]
+                                              [--games super-farmer,rancho]
 """
 
 from __future__ import annotations
@@ -43,16 +47,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", default="super-farmer,rancho")
     args = parser.parse_args()
     print("| game | batch | Python envs (learner steps/s) | compiled (learner steps/s) | ratio |")
     print("|---|---:|---:|---:|---:|")
-    for num_envs in (1, 64, 1024):
-        python = rate("super-farmer", min(num_envs, 64), args.players, False, args.seconds)
-        fast = rate("super-farmer", num_envs, args.players, True, args.seconds)
-        print(
-            f"| super-farmer, {args.players} players | {num_envs} | {python:,.0f} | {fast:,.0f} "
-            f"| {fast / python:.0f} |"
-        )
+    for game in args.games.split(","):
+        for num_envs in (1, 64, 1024):
+            python = rate(game, min(num_envs, 64), args.players, False, args.seconds)
+            fast = rate(game, num_envs, args.players, True, args.seconds)
+            print(
+                f"| {game}, {args.players} players | {num_envs} | {python:,.0f} | {fast:,.0f} "
+                f"| {fast / python:.0f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

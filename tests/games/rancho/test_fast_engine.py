@@ -34,12 +34,15 @@ from ranchhand.games.rancho import bots
 from ranchhand.games.rancho.actions import Deal
 from ranchhand.games.rancho.fast import greedy
 from ranchhand.games.rancho.fast.engine import RESULT_COLUMNS, FastRancho
-from ranchhand.games.rancho.state import RanchoState
+from ranchhand.games.rancho.state import EXPAND, RanchoState
 
 
-def play_both(engine: FastRancho, seed: int, seats: tuple[str, ...]) -> tuple[RanchoState, int]:
+def play_both(
+    engine: FastRancho, seed: int, seats: tuple[str, ...], capped: list[int] | None = None
+) -> tuple[RanchoState, int]:
     """One game in both engines from one stream of choices; (reference state, purchases
-    through other players' pastures)."""
+    through other players' pastures). ``capped`` gets the steps at which a player was to
+    trade after ``deals_per_turn`` deals this turn (and so was offered none)."""
     rng = random.Random(seed)
     reference: RanchoState = engine.game.new_initial_state()
     greedy_bots = [bots.GreedyBot() for _ in seats]
@@ -49,6 +52,9 @@ def play_both(engine: FastRancho, seed: int, seats: tuple[str, ...]) -> tuple[Ra
         assert not fast.is_over(), f"step {steps}: the fast game ended early"
         player = reference.current_player()
         assert fast.current_player() == player, f"step {steps}: who acts"
+        limit = engine.game.deal_limit
+        if capped is not None and limit and reference.phase == EXPAND and reference.deals == limit:
+            capped.append(steps)
         if player == CHANCE:
             outcomes = reference.chance_outcomes()
             point = rng.randrange(outcomes.total)
@@ -86,6 +92,8 @@ RULES = [
     (5, {"dice": "farmer"}),
     (6, {}),
     (6, {"board": "hex-compact", "dogs": "none"}),
+    (2, {"deals_per_turn": 1}),
+    (4, {"deals_per_turn": 3, "board": "hex-compact"}),
 ]
 
 
@@ -112,6 +120,19 @@ def test_any_options_and_seats_agree(
     engine = FastRancho(load("rancho", players, board=board, dice=dice, dogs=dogs, max_turns=40))
     seats = tuple("greedy" if greedy_seats >> seat & 1 else "random" for seat in range(players))
     play_both(engine, seed, seats)
+
+
+@pytest.mark.parametrize("limit", [1, 3])
+def test_deals_per_turn_bounds_the_expand_step_alike(limit: int) -> None:
+    """Under ``deals_per_turn`` (the research adapters' default) both engines stop
+    offering deals at the limit, the greedy bot stops trading, and the count starts
+    afresh each turn: random and greedy seats, several limits, the limit reached often."""
+    engine = FastRancho(load("rancho", 3, max_turns=60, deals_per_turn=limit))
+    capped: list[int] = []
+    for seed in range(6):
+        seats = ("random", "greedy", "random") if seed % 2 else ("greedy", "random", "random")
+        play_both(engine, seed, seats, capped)
+    assert len(capped) >= 10
 
 
 def test_walled_in_players_buy_through_others_alike() -> None:

@@ -39,6 +39,7 @@ RULES = [
     (6, {}),
     (4, {"board": "hex-compact", "dogs": "none"}),
     (6, {"board": "hex-compact", "dogs": "none"}),
+    (3, {"deals_per_turn": 2}),
 ]
 MAX_STEPS = (0, 5, 10_000)
 PER_PHASE = 4

@@ -183,8 +183,8 @@ class RanchoGame(Game):
         numba missing (the ``fast`` extra), or a board too large for its masks. The fast
         package is imported here, on first call, so loading Rancho never loads numba.
         """
-        if policy != "greedy" or self.deal_limit:
-            return None  # the compiled engine plays the rulebook's unbounded expand step
+        if policy != "greedy":
+            return None
         if "_fast_playout" not in self.__dict__:
             playout: Playout | None
             try:

@@ -50,11 +50,6 @@ class FastRancho:
     def __init__(self, game: Game) -> None:
         if not isinstance(game, RanchoGame):
             raise OptionError(f"the fast engine plays rancho only, not {game.id}")
-        if game.deal_limit:
-            raise OptionError(
-                "the fast engine plays the rulebook's expand step (deals_per_turn=0), not "
-                f"deals_per_turn={game.deal_limit}"
-            )
         self.game = game
         frames = frames_of(game)
         self.geometry = frames.geometry
@@ -93,7 +88,7 @@ class FastRancho:
         scalars[kernel.TURN] = state.turn
         scalars[kernel.WINNER] = state.winner
         scalars[kernel.SETTLED] = int(state.settled)
-        scalars[kernel.DIE_A], scalars[kernel.DIE_B] = state.dice or (0, 0)
+        scalars[kernel.DIE_A], scalars[kernel.DIE_B] = state.dice or (-1, -1)
         predators = state.predators
         scalars[kernel.PREDATORS] = len(predators)
         scalars[kernel.PREDATOR_A] = predators[0] if predators else -1
@@ -103,6 +98,11 @@ class FastRancho:
         scalars[kernel.TAKEN] = state.taken
         scalars[kernel.EATEN] = state.eaten_value
         scalars[kernel.DOGS_GIVEN] = state.dogs_given
+        scalars[kernel.DEALS] = state.deals
+        scalars[kernel.STRIKES_MADE] = len(state.strikes[:2])
+        for i, (predator, price) in enumerate(state.strikes[:2]):
+            scalars[kernel.FIRST_BY + 2 * i] = predator
+            scalars[kernel.FIRST_PRICE + 2 * i] = price
         t.scalars[:] = scalars
         t.herd[:] = state.herd
         t.animals[:] = state.animals

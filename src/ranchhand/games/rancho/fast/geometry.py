@@ -48,6 +48,8 @@ class Geometry(NamedTuple):
     """Pastures on the board; a seat's pen is bits ``pastures`` and ``pastures + 1``."""
     per_space: int
     max_pastures: int
+    deal_limit: int
+    """``deals_per_turn``: deals allowed in one expand step (0: any number)."""
     neighbours: np.ndarray
     """(seat, space): the mask of pastures and own-pen spaces next to a space."""
     spaces: np.ndarray
@@ -136,6 +138,7 @@ def frames_of(game: RanchoGame) -> Frames:
         pastures=pastures,
         per_space=grazing.per_space,
         max_pastures=MAX_PASTURES,
+        deal_limit=game.deal_limit,
         neighbours=neighbours,
         spaces=np.array([prices, risk, by_risk], dtype=np.int64),
         ring=ring,

@@ -47,6 +47,7 @@ from ranchhand.games.rancho.fast.kernel import (
     Table,
     current,
     fits,
+    limit_reached,
     popcount,
     region_of,
     struck_value,
@@ -235,6 +236,8 @@ def buy_dog(
 @njit(cache=True)
 def winning_deal(g: Geometry, memo: Memo, t: Table, seat: int, out: np.ndarray) -> bool:
     """``bots.winning_deal``: one trade completing the full herd, paid with spare animals."""
+    if limit_reached(g, t):  # deals.deal_problem's first refusal
+        return False
     mine, herd, values = t.animals[seat], t.herd, g.kinds[VALUE]
     need = kept = worth = 0
     for kind in range(4):

@@ -35,7 +35,10 @@ from ranchhand.games.rancho.fast.geometry import (
 PLAYER, PHASE, TURN, WINNER, SETTLED, DIE_A, DIE_B = range(7)
 PREDATORS, PREDATOR_A, PREDATOR_B, STRIKE_BY, STRIKE_PRICE = range(7, 12)
 DOGS_ASKED, DOGS_HEAD, TAKEN, EATEN, DOGS_GIVEN = range(12, 17)
-SCALARS = 17
+DEALS, STRIKES_MADE, FIRST_BY, FIRST_PRICE, SECOND_BY, SECOND_PRICE = range(17, 23)
+"""Deals made this expand step (``deals_per_turn`` bounds them); the strikes of this roll
+(``RanchoState.strikes``: how many, then each one's predator and price)."""
+SCALARS = 23
 
 # phases, as in state.PHASES
 EXPAND, ROLL, ORDER, STRIKE, DOG, RETURN, SETTLE = range(7)
@@ -416,6 +419,7 @@ def setup(g: Geometry, memo: Memo, t: Table) -> None:
     """``RanchoState.setup``: each seat takes the start animals into its pen."""
     t.scalars[:] = 0
     t.scalars[WINNER] = -1
+    t.scalars[DIE_A] = t.scalars[DIE_B] = -1  # no roll yet (``state.dice`` None)
     t.herd[:] = g.kinds[START_HERD]
     t.land[:] = 0
     t.owner[:] = -1
@@ -465,6 +469,12 @@ def current(t: Table) -> int:
 
 
 @njit(cache=True, inline="always")
+def limit_reached(g: Geometry, t: Table) -> bool:
+    """``deals_per_turn`` deals were made this expand step: no more (``deals.deal_problem``)."""
+    return g.deal_limit > 0 and t.scalars[DEALS] >= g.deal_limit
+
+
+@njit(cache=True, inline="always")
 def over(t: Table, max_turns: int) -> bool:
     return t.scalars[WINNER] >= 0 or (max_turns > 0 and t.scalars[TURN] >= max_turns)
 
@@ -474,6 +484,7 @@ def next_turn(g: Geometry, t: Table) -> None:
     t.scalars[PLAYER] = (t.scalars[PLAYER] + 1) % g.players
     t.scalars[PHASE] = EXPAND
     t.scalars[SETTLED] = 0
+    t.scalars[DEALS] = 0
     t.scalars[TURN] += 1
 
 
@@ -564,6 +575,11 @@ def struck(g: Geometry, memo: Memo, t: Table, price: int) -> None:
     t.scalars[PREDATORS] -= 1
     t.scalars[STRIKE_BY] = predator
     t.scalars[STRIKE_PRICE] = price
+    made = t.scalars[STRIKES_MADE]
+    if made < 2:  # a roll brings two predators at most
+        t.scalars[FIRST_BY + 2 * made] = predator
+        t.scalars[FIRST_PRICE + 2 * made] = price
+        t.scalars[STRIKES_MADE] = made + 1
     dog = SMALL_DOG if predator == FOX else LARGE_DOG
     asked = 0
     for step in range(g.players):
@@ -605,6 +621,7 @@ def deal(g: Geometry, memo: Memo, t: Table, seat: int, row: np.ndarray) -> None:
     """``RanchoState._deal``: animals, the pasture and any tolls; then a full herd wins."""
     mine = t.animals[seat]
     give, n, take, m, pasture = row[1], row[2], row[3], row[4], row[5]
+    t.scalars[DEALS] += 1
     mine[give] -= n
     t.herd[give] += n
     if take >= 0:
@@ -643,6 +660,7 @@ def apply(g: Geometry, memo: Memo, t: Table, row: np.ndarray) -> None:
     if kind in (A_ROLL, A_ROLL_END):
         t.scalars[PHASE] = ROLL
         t.scalars[SETTLED] = kind == A_ROLL_END
+        t.scalars[STRIKES_MADE] = 0
     elif kind == A_SAFEST:
         place(g, memo, t, seat)
     elif kind == A_DEAL:
@@ -665,6 +683,7 @@ def apply(g: Geometry, memo: Memo, t: Table, row: np.ndarray) -> None:
         if t.scalars[DOGS_HEAD] == t.scalars[DOGS_ASKED]:
             after_strike(g, memo, t)
     elif kind == A_TRADE:
+        t.scalars[DEALS] += 1
         for k in range(6):
             t.animals[seat, k] += row[7 + k] - row[1 + k]
             t.herd[k] += row[1 + k] - row[7 + k]
@@ -728,6 +747,8 @@ def legal(g: Geometry, memo: Memo, t: Table, out: np.ndarray) -> int:
         n = emit(out, n, A_ROLL_END, 0, 0, 0, 0, 0)
         if not t.seats[seat, SAFE]:
             n = emit(out, n, A_SAFEST, 0, 0, 0, 0, 0)
+        if limit_reached(g, t):
+            return n
         return offers(g, memo, t, seat, out, n)
     if phase == SETTLE:
         n = emit(out, 0, A_END_TURN, 0, 0, 0, 0, 0)

@@ -104,6 +104,7 @@ def borrow(g: Geometry, memo: Memo, t: Table) -> tuple[Geometry, Memo, Table]:
         g.pastures,
         g.per_space,
         g.max_pastures,
+        g.deal_limit,
         borrowed(g.neighbours),
         borrowed(g.spaces),
         borrowed(g.ring),
