@@ -76,7 +76,7 @@ from ranchhand.games.rancho.fast.kernel import (
     region_of,
     setup,
 )
-from ranchhand.games.rancho.fast.play import GREEDY
+from ranchhand.games.rancho.fast.play import GREEDY, borrow, borrowed
 
 if TYPE_CHECKING:
     from ranchhand.games.rancho.encoding import RanchoEncoding
@@ -461,22 +461,30 @@ def batch_step(
     at the end: +1 for the learner's win, -1 for another's, 0 when the game is cut
     (``max_turns``, or ``limit`` decisions of all players: truncated).
     """
-    rows = np.empty((MAX_ACTIONS, ROW), np.int64)  # written before it is read
-    routes = np.zeros(g.pastures, np.int64)
-    row = np.zeros(ROW, np.int64)
+    owned_rows = np.empty((MAX_ACTIONS, ROW), np.int64)  # written before it is read
+    owned_routes = np.zeros(g.pastures, np.int64)
+    owned_row = np.zeros(ROW, np.int64)
+    rows, routes, row = borrowed(owned_rows), borrowed(owned_routes), borrowed(owned_row)
+    # Every array borrowed (``play.borrowed``): the caller keeps them alive, and the
+    # compiled calls below count no references to them.
+    g, memo, _first = borrow(g, memo, game_table(tables, 0))
+    e = Layout(
+        borrowed(e.box),
+        borrowed(e.frame_space),
+        borrowed(e.pen_owner),
+        borrowed(e.price_slot),
+        borrowed(e.trades),
+        e.spaces,
+        e.prices,
+        e.pastures_most,
+        e.max_turns,
+        e.purchase_base,
+        e.num_actions,
+    )
+    policies, decisions = borrowed(policies), borrowed(decisions)
     for i in range(done.shape[0]):
-        b = Buffers(rows, which[i], routes, row)
-        t = Table(
-            tables.scalars[i],
-            tables.herd[i],
-            tables.animals[i],
-            tables.land[i],
-            tables.owner[i],
-            tables.pieces[i],
-            tables.seats[i],
-            tables.dogs[i],
-            tables.bot_done[i],
-        )
+        b = Buffers(rows, borrowed(which[i]), routes, row)
+        t = game_table(tables, i)
         rewards[i] = 0.0
         terminated[i] = truncated[i] = illegal[i] = False
         if done[i]:
@@ -505,6 +513,26 @@ def batch_step(
             masks[i, :] = 0
         else:
             mask(g, memo, t, e, b, masks[i])
+    # used here so they live until now: their borrowed views hold no reference
+    owned_rows[0, 0] = rows[0, 0]
+    owned_routes[0] = routes[0]
+    owned_row[0] = row[0]
+
+
+@njit(cache=True)
+def game_table(tables: Table, i: int) -> Table:
+    """Game ``i``'s :class:`Table` in the batch's arrays, each array borrowed."""
+    return Table(
+        borrowed(tables.scalars[i]),
+        borrowed(tables.herd[i]),
+        borrowed(tables.animals[i]),
+        borrowed(tables.land[i]),
+        borrowed(tables.owner[i]),
+        borrowed(tables.pieces[i]),
+        borrowed(tables.seats[i]),
+        borrowed(tables.dogs[i]),
+        borrowed(tables.bot_done[i]),
+    )
 
 
 def new_tables(g: Geometry, games: int) -> Table:
