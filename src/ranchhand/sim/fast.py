@@ -31,6 +31,7 @@ from ranchhand.sim.tally import Tally
 
 FAST_ENGINES: dict[str, str] = {
     "rancho": "ranchhand.games.rancho.fast.simulate",
+    "rocket-ranchers": "ranchhand.games.rocket_ranchers.fast.simulate",
     "super-farmer": "ranchhand.games.super_farmer.fast.simulate",
 }
 """Each game's compiled engine: the module with ``engine``, ``policy_of`` and

@@ -198,7 +198,7 @@ class GreedyBot(Bot):
         display = obs.display
         cover, near, _ = _matrices(tables)
         cell_value = np.array([values.get(card, 0.0) for card in display])
-        total = cover @ cell_value
+        total = _covered_sums(cover, cell_value)
         cats = display.count(CAT)
         if not cats:
             return total
@@ -406,6 +406,23 @@ def _biome_groups(tables: Tables, display: tuple[int, ...]) -> Iterable[list[int
         if card >= 0:
             groups.setdefault(biome[card], []).append(cell)
     return groups.values()
+
+
+def _covered_sums(cover: np.ndarray, cell_value: np.ndarray) -> np.ndarray:
+    """Each placement's sum of the values of the cells it covers, added in one fixed order:
+    down each column of the 4x4 display (rows 1 to 4), then columns a+c and b+d, then the two.
+
+    ``cover @ cell_value`` gave the same sums in an order of the BLAS library's choosing:
+    the order this machine's library used, which is this one, but another processor's
+    kernel adds eight lanes at a time, and sums of the same cards in another order differ
+    in the last bit and break ties between beams differently. Written out, the bot chooses
+    the same on every machine, and the compiled engine (``fast/kernel.py``) adds alike.
+    """
+    part = cover * cell_value
+    lanes = part[:, 0:4] + part[:, 4:8]
+    lanes += part[:, 8:12]
+    lanes += part[:, 12:16]
+    return (lanes[:, 0] + lanes[:, 2]) + (lanes[:, 1] + lanes[:, 3])
 
 
 _MATRICES: dict[int, tuple[Tables, np.ndarray, np.ndarray, np.ndarray]] = {}

@@ -12,8 +12,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ranchhand.core import Game, Option
-from ranchhand.core.game import Observation
+from ranchhand.core import Game, Option, OptionError
+from ranchhand.core.game import Observation, Playout
 from ranchhand.games.rocket_ranchers.determinize import sample_state
 from ranchhand.games.rocket_ranchers.encoding import RocketEncoding
 from ranchhand.games.rocket_ranchers.position import build_position
@@ -110,6 +110,24 @@ class RocketGame(Game):
         """A table consistent with ``observation``, unseen founding cards redrawn (see
         :mod:`.determinize`)."""
         return sample_state(self, observation, rng)
+
+    def compiled_playout(self, policy: str) -> Playout | None:
+        """The fast engine's greedy playout (``fast/engine.py``), made once per game; None
+        for another bot, or without numba (the ``fast`` extra), whose package is imported
+        here, on the first call, so loading the game never loads numba."""
+        if policy != "greedy":
+            return None
+        if "_fast_playout" not in self.__dict__:
+            playout: Playout | None
+            try:
+                from ranchhand.games.rocket_ranchers.fast.engine import FastPlayout, FastRocket
+
+                playout = FastPlayout(FastRocket(self))
+            except (ImportError, OptionError):
+                playout = None
+            self.__dict__["_fast_playout"] = playout
+        made: Playout | None = self.__dict__["_fast_playout"]
+        return made
 
     def _encoding(self) -> RocketEncoding:
         """The fixed action space and observation tensor for learning code (:mod:`.encoding`)."""
