@@ -36,22 +36,6 @@ def unit(kind: int) -> Counts:
     return tuple(counts)  # type: ignore[return-value]
 
 
-def _within(have: tuple[int, ...], bundles: tuple[Counts, ...]) -> list[Counts]:
-    """The bundles of which ``have`` holds every animal (the hot loop: written out flat)."""
-    r, s, p, c, h, d, b = have
-    return [
-        x
-        for x in bundles
-        if x[0] <= r
-        and x[1] <= s
-        and x[2] <= p
-        and x[3] <= c
-        and x[4] <= h
-        and x[5] <= d
-        and x[6] <= b
-    ]
-
-
 def offered(state: SuperFarmerState, player: int) -> tuple[Trade, ...]:
     """Every exchange ``player`` may make with the herd now (the step is not checked here)."""
     mine, herd = tuple(state.animals[player]), tuple(state.herd)
@@ -88,7 +72,13 @@ def _offered(
 class Offers:
     """The exchanges of each species on offer, remembered per capped counts of the side
     that pays in several animals (the farmer's when it buys one ``kind``, the herd's when
-    it sells one)."""
+    it sells one).
+
+    A count tuple not met before is answered from bit masks: for each species and each
+    count of it, the mixes (bits, in bundle order) that need no more of it; the mixes a
+    side holds are the AND of its species' masks, and the exchanges of a mask are made
+    once (every ``Trade`` is built when the game is loaded), so a new count tuple costs
+    a few integer operations, not a pass over up to 276 mixes."""
 
     def __init__(
         self, bundles: tuple[tuple[Counts, ...], ...], swaps: frozenset[tuple[int, int]]
@@ -100,6 +90,25 @@ class Offers:
         )
         self.swaps = tuple((a, b, Trade(unit(a), unit(b))) for a, b in sorted(swaps))
         self.memo: dict[tuple[int, bool, tuple[int, ...]], tuple[Trade, ...]] = {}
+        self.trades = tuple(
+            (
+                tuple(Trade(one, b) for b in mixes),  # selling one of the kind
+                tuple(Trade(b, one) for b in mixes),  # buying one
+            )
+            for one, mixes in ((unit(kind), mixes) for kind, mixes in enumerate(bundles))
+        )
+        """Per species, its exchanges (sold, bought) in bundle order, made once."""
+        self.masks = tuple(
+            tuple(
+                (k, tuple(_mask(mixes, k, n) for n in range(cap + 1)))
+                for k, cap in enumerate(caps)
+                if cap
+            )
+            for mixes, caps in zip(bundles, self.caps, strict=True)
+        )
+        """Per species, for each species some mix needs: the mask of the mixes needing
+        at most ``n`` of it, for ``n`` from 0 to the most any mix needs."""
+        self.by_mask: dict[tuple[int, bool, int], tuple[Trade, ...]] = {}
 
     def get(self, kind: int, buying: bool, have: tuple[int, ...]) -> tuple[Trade, ...]:
         """Buying one ``kind`` with mixes the farmer holds (``have``: the farm), or
@@ -108,16 +117,24 @@ class Offers:
         key = (kind, buying, capped)
         trades = self.memo.get(key)
         if trades is None:
-            one = unit(kind)
-            mixes = _within(capped, self.bundles[kind])
-            if buying:
-                trades = tuple(Trade(b, one) for b in mixes)
-            else:
-                trades = tuple(Trade(one, b) for b in mixes)
+            fits = (1 << len(self.bundles[kind])) - 1
+            for k, masks in self.masks[kind]:
+                fits &= masks[capped[k]]
+            made = (kind, buying, fits)
+            trades = self.by_mask.get(made)
+            if trades is None:
+                every = self.trades[kind][buying]
+                trades = tuple(every[i] for i in range(fits.bit_length()) if fits >> i & 1)
+                self.by_mask[made] = trades  # at most the mixes' subsets met: a few thousand
             if len(self.memo) >= MEMO_SIZE:
                 self.memo.clear()
             self.memo[key] = trades
         return trades
+
+
+def _mask(mixes: tuple[Counts, ...], kind: int, most: int) -> int:
+    """The bits of the ``mixes`` that need at most ``most`` animals of ``kind``."""
+    return sum(1 << i for i, mix in enumerate(mixes) if mix[kind] <= most)
 
 
 def trade_problem(state: SuperFarmerState, player: int, trade: Trade) -> str:
