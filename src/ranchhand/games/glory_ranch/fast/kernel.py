@@ -134,6 +134,56 @@ EVERY = -1
 O_PLAYERS, O_TARGET, O_SHARE, O_RPS_TIES, O_MAX_TURNS = range(5)
 OPTIONS = 5
 
+# Columns of ``Rules.cards`` and ``Rules.effects``.
+(
+    C_COPIES,
+    C_GLORY,
+    C_PENALTY,
+    C_FAMILY,
+    C_BONUS_KIND,
+    C_BONUS_GLORY,
+    C_BONUS_FAMILY,
+    C_ACTION_COUNT,
+    C_PLACED,
+    C_RETURNS,
+    C_READS_REST,
+) = range(11)
+CARD_COLUMNS = (
+    "copies",
+    "glory",
+    "penalty",
+    "family",
+    "bonus_kind",
+    "bonus_glory",
+    "bonus_family",
+    "action_count",
+    "placed",
+    "returns",
+    "reads_rest",
+)
+(
+    E_DO,
+    E_N,
+    E_WHO,
+    E_CHOSEN,
+    E_SIDE,
+    E_AT,
+    E_SCOPE,
+    E_WIN_COUNT,
+    E_LOSE_COUNT,
+) = range(9)
+EFFECT_COLUMNS = (
+    "e_do",
+    "e_n",
+    "e_who",
+    "e_chosen",
+    "e_side",
+    "e_at",
+    "e_scope",
+    "e_win_count",
+    "e_lose_count",
+)
+
 # Policies.
 RANDOM, GREEDY = 0, 1
 
@@ -150,37 +200,26 @@ R_PLAYERS, R_TOTALS = 8, 9
 
 
 class Rules(NamedTuple):
-    """A loaded game's constants as arrays (``engine.rules_of`` builds them)."""
+    """A loaded game's constants as arrays (``engine.rules_of`` builds them): six arrays,
+    not one per number, since every compiled call that is not inlined passes each array
+    field by field."""
 
-    copies: np.ndarray
-    glory: np.ndarray
-    penalty: np.ndarray
-    family: np.ndarray
-    bonus_kind: np.ndarray
-    bonus_glory: np.ndarray
-    bonus_family: np.ndarray
-    """Per card: its Hour Glass rule (:data:`NO_BONUS` without), Glory and the family it
-    counts (:data:`EVERY` for every card)."""
+    cards: np.ndarray
+    """Per card, the columns ``C_``: copies, Glory, penalty, family, its Hour Glass rule
+    (:data:`NO_BONUS` without), that rule's Glory and the family it counts (:data:`EVERY`
+    for every card), how many actions it has, whether its first action places it (0, or
+    1 + that action's ``at``), whether it returns a ranch card, whether one of its actions'
+    worth reads the rest of the hand (greedy's ``reads_rest``)."""
     actions: np.ndarray
-    action_count: np.ndarray
-    """Per card: its actions' effect numbers, and how many."""
-    e_do: np.ndarray
-    e_n: np.ndarray
-    e_who: np.ndarray
-    e_chosen: np.ndarray
-    """Per effect: whether its player field is "chosen" (:data:`CHOSEN`), "rival"
-    (:data:`RIVAL`) or neither (-1)."""
-    e_side: np.ndarray
-    e_at: np.ndarray
-    e_scope: np.ndarray
+    """Per card: its actions' effect numbers."""
+    effects: np.ndarray
+    """Per effect, the columns ``E_``: its action word, ``n``, ``who``, whether its player
+    field is "chosen" (:data:`CHOSEN`), "rival" (:data:`RIVAL`) or neither (-1), the side
+    a pass goes to (1 left, -1 right), where a place puts the card, a pick's scope, and
+    how many consequences it has for a contest's winner and loser."""
     e_win: np.ndarray
-    e_win_count: np.ndarray
     e_lose: np.ndarray
-    e_lose_count: np.ndarray
-    placed: np.ndarray
-    """Per card: 0, or 1 + its first action's ``at`` when that action places it."""
-    returns: np.ndarray
-    reads_rest: np.ndarray
+    """Per effect: a contest's consequences for the winner and the loser (effect numbers)."""
     options: np.ndarray
 
 
@@ -215,7 +254,7 @@ class Table(NamedTuple):
 def table(rules: Rules) -> Table:
     """An empty table for ``rules``' player count and deck (fill it with :func:`setup`)."""
     players = int(rules.options[O_PLAYERS])
-    kinds = len(rules.copies)
+    kinds = len(rules.cards)
 
     def zeros(*shape: int) -> np.ndarray:
         return np.zeros(shape, dtype=np.int64)
@@ -266,29 +305,11 @@ def borrow(rules: Rules, t: Table) -> tuple[Rules, Table]:
     """``rules`` and ``t`` with every array :func:`borrowed` (their caller keeps them)."""
     return (
         Rules(
-            borrowed(rules.copies),
-            borrowed(rules.glory),
-            borrowed(rules.penalty),
-            borrowed(rules.family),
-            borrowed(rules.bonus_kind),
-            borrowed(rules.bonus_glory),
-            borrowed(rules.bonus_family),
+            borrowed(rules.cards),
             borrowed(rules.actions),
-            borrowed(rules.action_count),
-            borrowed(rules.e_do),
-            borrowed(rules.e_n),
-            borrowed(rules.e_who),
-            borrowed(rules.e_chosen),
-            borrowed(rules.e_side),
-            borrowed(rules.e_at),
-            borrowed(rules.e_scope),
+            borrowed(rules.effects),
             borrowed(rules.e_win),
-            borrowed(rules.e_win_count),
             borrowed(rules.e_lose),
-            borrowed(rules.e_lose_count),
-            borrowed(rules.placed),
-            borrowed(rules.returns),
-            borrowed(rules.reads_rest),
             borrowed(rules.options),
         ),
         Table(
@@ -370,7 +391,8 @@ def setup(rules: Rules, t: Table) -> None:
 
 @njit(cache=True)
 def _clear_round(rules: Rules, t: Table) -> None:
-    t.deck[:] = rules.copies
+    for k in range(len(rules.cards)):
+        t.deck[k] = rules.cards[k, C_COPIES]
     t.discard[:] = 0
     t.hands[:, :] = 0
     t.size[:] = 0
@@ -545,7 +567,7 @@ def _play(rules: Rules, t: Table, player: int, card: int) -> None:
     if size + 1 == RANCH_LIMIT:
         t.s[SEVENTH] = 1
     t.s[PLAYING] = 1
-    for i in range(rules.action_count[card] - 1, -1, -1):
+    for i in range(rules.cards[card, C_ACTION_COUNT] - 1, -1, -1):
         _push(t, S_DO, player, -1, rules.actions[card, i], 0)
 
 
@@ -624,13 +646,13 @@ def _finish_turn(rules: Rules, t: Table) -> None:
 @njit(cache=True)
 def _end_round(rules: Rules, t: Table) -> None:
     n = rules.options[O_PLAYERS]
-    kinds = len(rules.copies)
+    kinds = len(rules.cards)
     points = np.zeros(n, dtype=np.int64)
     for p in range(n):
         hand_size = _total(t.hands[p])
         penalty = 0
         for k in range(kinds):
-            penalty += rules.penalty[k] * t.hands[p, k]
+            penalty += rules.cards[k, C_PENALTY] * t.hands[p, k]
         points[p] = ranch_points(rules, t, p, t.ranch[p], t.size[p], hand_size) - penalty
     best = points.max()
     tally = t.tally
@@ -678,14 +700,14 @@ def _end_round(rules: Rules, t: Table) -> None:
 def _expand(rules: Rules, t: Table, e: int, actor: int, rival: int, target: int) -> None:
     """Turn one card action into the steps that carry it out (pushed on the stack)."""
     n = rules.options[O_PLAYERS]
-    do = rules.e_do[e]
-    chosen = rules.e_chosen[e]
+    do = rules.effects[e, E_DO]
+    chosen = rules.effects[e, E_CHOSEN]
     if chosen == CHOSEN and target < 0:
         _push(t, S_TARGET, actor, rival, e, 0)
         return
     if chosen == RIVAL:
         target = rival
-    count = rules.e_n[e]
+    count = rules.effects[e, E_N]
     steps = t.steps
     for i in range(3 * n + 1):  # the rows this action may fill, as fresh as state.py's tuples
         for j in range(5):
@@ -693,7 +715,7 @@ def _expand(rules: Rules, t: Table, e: int, actor: int, rival: int, target: int)
     made = 0
     if do in (DRAW, DISCARD):
         kind = S_DRAW if do == DRAW else S_DISCARD
-        who = rules.e_who[e]
+        who = rules.effects[e, E_WHO]
         start, stop = 0, 1
         if who == EACH:
             stop = n
@@ -715,7 +737,7 @@ def _expand(rules: Rules, t: Table, e: int, actor: int, rival: int, target: int)
         steps[0, 0], steps[0, 1], steps[0, 2] = S_TRADE, actor, target
         made = 1
     elif do == PASS:
-        shift = rules.e_side[e]
+        shift = rules.effects[e, E_SIDE]
         for i in range(n):
             p = (actor + i) % n
             for _ in range(count):
@@ -731,13 +753,14 @@ def _expand(rules: Rules, t: Table, e: int, actor: int, rival: int, target: int)
         steps[0, 0], steps[0, 1] = S_PLAY, actor
         made = 1
     elif do == PLACE:
-        if rules.e_at[e] == AT_LEFT:
+        if rules.effects[e, E_AT] == AT_LEFT:
             _move_played(t, actor, 0)
         else:
             steps[0, 0], steps[0, 1] = S_PLACE, actor
             made = 1
     elif do in (BANISH, RETURN):
-        steps[0, 0], steps[0, 1], steps[0, 2], steps[0, 3] = S_PICK, actor, do, rules.e_scope[e]
+        scope = rules.effects[e, E_SCOPE]
+        steps[0, 0], steps[0, 1], steps[0, 2], steps[0, 3] = S_PICK, actor, do, scope
         made = 1
     elif do == PROTECT:
         steps[0, 0], steps[0, 1], steps[0, 2], steps[0, 3] = S_PICK, actor, PROTECT, YOURS
@@ -817,7 +840,7 @@ def _contest(rules: Rules, t: Table) -> None:
         return
     t.s[DEPTH] = depth - 1
     winner, loser = (a, b) if (sa - sb + 3) % 3 == 1 else (b, a)
-    wins, loses = rules.e_win_count[e], rules.e_lose_count[e]
+    wins, loses = rules.effects[e, E_WIN_COUNT], rules.effects[e, E_LOSE_COUNT]
     for i in range(loses - 1, -1, -1):
         _push(t, S_DO, loser, winner, rules.e_lose[e, i], 0)
     for i in range(wins - 1, -1, -1):
@@ -831,7 +854,7 @@ def _count(rules: Rules, ranch: np.ndarray, size: int, family: int) -> int:
         return size
     count = 0
     for i in range(size):
-        if rules.family[ranch[i]] == family:
+        if rules.cards[ranch[i], C_FAMILY] == family:
             count += 1
     return count
 
@@ -846,17 +869,17 @@ def ranch_points(
     total = 0
     for slot in range(size):
         k = ranch[slot]
-        total += rules.glory[k]
-        kind = rules.bonus_kind[k]
+        total += rules.cards[k, C_GLORY]
+        kind = rules.cards[k, C_BONUS_KIND]
         if kind == NO_BONUS:
             continue
-        glory, of = rules.bonus_glory[k], rules.bonus_family[k]
+        glory, of = rules.cards[k, C_BONUS_GLORY], rules.cards[k, C_BONUS_FAMILY]
         if kind == FAMILY:
             total += glory * _count(rules, ranch, size, of)
         elif kind == NEIGHBOUR:
             near = 0
             for other in (slot - 1, slot + 1):
-                if 0 <= other < size and (of == EVERY or rules.family[ranch[other]] == of):
+                if 0 <= other < size and (of == EVERY or rules.cards[ranch[other], C_FAMILY] == of):
                     near += 1
             total += glory * near
         elif kind == LEFT_END:
@@ -881,7 +904,7 @@ def ranch_points(
             for i in range(size):
                 first = True
                 for j in range(i):
-                    if rules.family[ranch[j]] == rules.family[ranch[i]]:
+                    if rules.cards[ranch[j], C_FAMILY] == rules.cards[ranch[i], C_FAMILY]:
                         first = False
                         break
                 if first:
@@ -912,11 +935,12 @@ def _top_penalties(rules: Rules, rest: np.ndarray, n: int) -> int:
     for i in range(n):
         best = -1
         for k in range(len(rest)):
-            if rest[k] > 0 and (best < 0 or rules.penalty[k] > rules.penalty[best]):
+            heavier = best < 0 or rules.cards[k, C_PENALTY] > rules.cards[best, C_PENALTY]
+            if rest[k] > 0 and heavier:
                 best = k
         if best < 0:
             break
-        total += rules.penalty[best]
+        total += rules.cards[best, C_PENALTY]
         rest[best] -= 1
         if i == 0:
             first = best
@@ -946,11 +970,11 @@ def _effect_value(
     """``bots.effect_value``: a rough worth to me of one action of the card I play."""
     n = rules.options[O_PLAYERS]
     seats = n - 1
-    do = rules.e_do[e]
-    count = rules.e_n[e]
+    do = rules.effects[e, E_DO]
+    count = rules.effects[e, E_N]
     own_draw = -2.0 if soon else -0.5
     if do == DRAW:
-        who = rules.e_who[e]
+        who = rules.effects[e, E_WHO]
         if who == YOU:
             return count * own_draw
         if who == EACH:
@@ -959,7 +983,7 @@ def _effect_value(
             return count * HOSTILE_DRAW * seats
         return count * HOSTILE_DRAW * 1.5
     if do in (DISCARD, GIVE):
-        if do == DISCARD and rules.e_who[e] != YOU:
+        if do == DISCARD and rules.effects[e, E_WHO] != YOU:
             return 0.0
         return float(_top_penalties(rules, rest, count)) + (0.5 if do == GIVE else 0.0)
     if do == PASS:
@@ -967,7 +991,7 @@ def _effect_value(
     if do == TRADE:
         penalties = 0
         for k in range(len(rest)):
-            penalties += rules.penalty[k] * rest[k]
+            penalties += rules.cards[k, C_PENALTY] * rest[k]
         return 1.5 * (_total(rest) - smallest) + penalties * 0.3
     if do == STEAL:
         return -0.5 * count
@@ -976,10 +1000,10 @@ def _effect_value(
     if do == PLAY:
         return 2.0 if hand_left and size < RANCH_LIMIT else 0.0
     if do in (BANISH, RETURN):
-        if rules.e_scope[e] == YOURS:
+        if rules.effects[e, E_SCOPE] == YOURS:
             low = 0
             for i in range(size):
-                g = rules.glory[ranch[i]]
+                g = rules.cards[ranch[i], C_GLORY]
                 if i == 0 or g < low:
                     low = g
             return float(-low)
@@ -994,9 +1018,9 @@ def _effect_value(
                     continue
                 card = t.ranch[q, i]
                 open_cards = True
-                if do == RETURN and rules.returns[card]:
+                if do == RETURN and rules.cards[card, C_RETURNS]:
                     continue
-                g = rules.glory[card]
+                g = rules.cards[card, C_GLORY]
                 if not worth or g > best:
                     best = g
                 worth = True
@@ -1031,22 +1055,22 @@ def _best_play(rules: Rules, t: Table, me: int, count: int) -> int:
         index = t.legal[j]
         ranch[: size - 1] = t.ranch[me, : size - 1]
         ranch[size - 1] = index
-        if rules.placed[index]:
+        if rules.cards[index, C_PLACED]:
             slot = (
                 0
-                if rules.placed[index] == 1 + AT_LEFT
+                if rules.cards[index, C_PLACED] == 1 + AT_LEFT
                 else _best_slot(rules, t, me, ranch, size, hand_left)
             )
             for i in range(size - 1, slot, -1):
                 ranch[i] = ranch[i - 1]
             ranch[slot] = index
         points = ranch_points(rules, t, me, ranch, size, hand_left)
-        value = float(points - before + rules.penalty[index])
+        value = float(points - before + rules.cards[index, C_PENALTY])
         rest[:] = 0
-        if rules.reads_rest[index]:
+        if rules.cards[index, C_READS_REST]:
             rest[:] = hand
             rest[index] -= 1
-        for a in range(rules.action_count[index]):
+        for a in range(rules.cards[index, C_ACTION_COUNT]):
             value += _effect_value(
                 rules, t, rules.actions[index, a], me, rest, ranch, size, hand_left, smallest, soon
             )
@@ -1082,7 +1106,7 @@ def _choose_target(rules: Rules, t: Table, me: int, effect: int, count: int) -> 
     """``bots.choose_target``: trade with the smallest hand, steal from the largest, hurt
     the leader otherwise."""
     threat = _threats(rules, t, me)
-    do = rules.e_do[effect]
+    do = rules.effects[effect, E_DO]
     best = -1
     best_size, best_threat = 0, 0
     for j in range(count):
@@ -1131,7 +1155,7 @@ def _choose_pick(rules: Rules, t: Table, me: int, what: int, count: int) -> int:
         best_glory = 0
         for j in range(count):
             pick = t.legal[j]
-            g = rules.glory[t.ranch[pick // SLOTS, pick % SLOTS]]
+            g = rules.cards[t.ranch[pick // SLOTS, pick % SLOTS], C_GLORY]
             if best < 0 or g > best_glory:
                 best, best_glory = pick, g
         return best
@@ -1144,7 +1168,7 @@ def _choose_pick(rules: Rules, t: Table, me: int, what: int, count: int) -> int:
         for j in range(count):
             pick = t.legal[j]
             card = t.ranch[pick // SLOTS, pick % SLOTS]
-            v = rules.glory[card] + rules.penalty[card]
+            v = rules.cards[card, C_GLORY] + rules.cards[card, C_PENALTY]
             if best < 0 or v < low:
                 best, low = pick, v
         return best
@@ -1157,8 +1181,8 @@ def _choose_pick(rules: Rules, t: Table, me: int, what: int, count: int) -> int:
         card = t.ranch[seat, pick % SLOTS]
         sign = -1.0 if seat == me else 1.0
         bonus = 3 if threat[seat] == lead else 0
-        comeback = RETURN_BACK if what == RETURN and rules.returns[card] else 0.0
-        worth = sign * (rules.glory[card] + bonus) - comeback
+        comeback = RETURN_BACK if what == RETURN and rules.cards[card, C_RETURNS] else 0.0
+        worth = sign * (rules.cards[card, C_GLORY] + bonus) - comeback
         if best < 0 or worth > best_worth:
             best, best_worth = pick, worth
     return best
@@ -1176,7 +1200,7 @@ def greedy(rules: Rules, t: Table, player: int, count: int) -> int:
         best, best_value = -1, 0.0
         for j in range(count):
             k = t.legal[j]
-            value = rules.penalty[k] - 0.5 * rules.glory[k]
+            value = rules.cards[k, C_PENALTY] - 0.5 * rules.cards[k, C_GLORY]
             if best < 0 or value > best_value:
                 best, best_value = k, value
         return best
@@ -1197,7 +1221,7 @@ def play_many(
     """One game per seed (numba's generator seeded with it), a policy per seat; per game a
     row of the ``R_`` columns, each player's total, and the per-card tally."""
     n = rules.options[O_PLAYERS]
-    kinds = len(rules.copies)
+    kinds = len(rules.cards)
     players = np.zeros(2, dtype=np.int64)
     signs = np.zeros(2, dtype=np.int64)
     rules, t = borrow(rules, t)
