@@ -1,6 +1,6 @@
 """Seat a trained MaskablePPO model in PettingZoo's AEC loop against masked random agents.
 
-The Gymnasium example (``maskable_ppo_rocket_ranchers.py --save ppo-rocket.zip``)
+The Gymnasium example (``maskable_ppo.py rocket-ranchers --save ppo-rocket.zip``)
 trains from one seat with bots in the others; this plays the same model through
 the PettingZoo environment instead, where every seat is outside code, to show
 that the two adapters hand out the same tensors and masks::
@@ -44,7 +44,7 @@ def wins(agents: list[Agent], games: int, first_seed: int) -> list[int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model", help="a model saved by maskable_ppo_rocket_ranchers.py")
+    parser.add_argument("model", help="a model saved by maskable_ppo.py rocket-ranchers --save")
     parser.add_argument("--games", type=int, default=200, help="games per seat")
     parser.add_argument("--seed", type=int, default=2_000_000)
     args = parser.parse_args()
