@@ -47,6 +47,14 @@ SPREAD = 8.0
 """Points per factor e in :meth:`RocketState.evaluate`'s estimate of the chance to win."""
 
 
+def chances(totals: Sequence[int]) -> list[float]:
+    """Each player's share of 1 by ``exp(points / SPREAD)`` (:meth:`RocketState.evaluate`)."""
+    top = max(totals)
+    weights = [math.exp((t - top) / SPREAD) for t in totals]
+    share = sum(weights)
+    return [w / share for w in weights]
+
+
 class RocketState(State):
     """The table: display, deck counts, each player's corrals, floof pile and tokens."""
 
@@ -294,14 +302,12 @@ class RocketState(State):
         """Each player's rough chance to win from the points if the game ended now.
 
         A share of 1 by ``exp(points / SPREAD)``: a lead of one Variety row (about 8
-        points) is worth about 3 to 1. Search bots use it to score a rollout cut short.
+        points) is worth about 3 to 1. Search bots use it to score a rollout cut short;
+        the compiled playout (``fast/engine.py``) scores its cut rollouts with the same
+        :func:`chances` of the totals its kernel counts.
         """
         scores = score_players(self.tables, self.game.options, self.corrals, self.floof)
-        totals = [s.total for s in scores]
-        top = max(totals)
-        weights = [math.exp((t - top) / SPREAD) for t in totals]
-        share = sum(weights)
-        return [w / share for w in weights]
+        return chances([s.total for s in scores])
 
     def standing(self) -> list[float]:
         """Each player's score if the game ended now, the lab's "who is ahead"."""

@@ -24,11 +24,13 @@ from ranchhand.games.rocket_ranchers.bots import GreedyBot, _potential_table
 from ranchhand.games.rocket_ranchers.fast import kernel
 from ranchhand.games.rocket_ranchers.game import RocketGame
 from ranchhand.games.rocket_ranchers.scoring import Corral
-from ranchhand.games.rocket_ranchers.state import RocketState
+from ranchhand.games.rocket_ranchers.state import RocketState, chances
 from ranchhand.games.rocket_ranchers.tables import CAT, CELLS, EMPTY, HIDDEN
 
 POLICIES = {"random": kernel.RANDOM, "greedy": kernel.GREEDY}
 """The bots the fast engine plays, by their registry names."""
+MEMO = 50_000
+"""Corral rows :meth:`FastRocket.load` remembers before it forgets them all."""
 WAYS = {"best": kernel.WAY_BEST, "abundance": kernel.WAY_ABUNDANCE, "variety": kernel.WAY_VARIETY}
 
 if (CELLS, EMPTY, CAT) != (kernel.CELLS, kernel.EMPTY, kernel.CAT):
@@ -78,7 +80,9 @@ def rules_of(game: RocketGame) -> kernel.Rules:
         box_cats=cats,
         place_mask=ints([p.mask for p in tables.placements]),
         place_beam=ints([p.beam for p in tables.placements]),
-        place_cells=ints([[*p.cells, *[0] * (CELLS - len(p.cells))] for p in tables.placements]),
+        place_cells=np.array(
+            [[*p.cells, *[0] * (CELLS - len(p.cells))] for p in tables.placements], np.int64
+        ),
         place_size=ints([len(p.cells) for p in tables.placements]),
         abundance_at=ints([a for a, _ in scores.abundance]),
         abundance_points=ints([p for _, p in scores.abundance]),
@@ -124,6 +128,9 @@ class FastRocket:
         self._swap_base = places + 2
         self._form_base = self._swap_base + CELLS * CELLS
         self._occupy_base = self._form_base + tables.kinds
+        self._rows: dict[Corral, tuple[int, int, int, int, int]] = {}
+        """Each corral's kernel row, by the corral (a search loads the same corrals in
+        table after table it imagines); forgotten past :data:`MEMO` corrals."""
 
     def play(self, seeds: np.ndarray, seats: tuple[str, ...]) -> np.ndarray:
         """Play one game per seed (each below 2**32) with a bot of :data:`POLICIES` per
@@ -160,38 +167,53 @@ class FastRocket:
 
     def load(self, state: RocketState, a: Arrays) -> None:
         """Copy the reference ``state`` into kernel arrays (the log emptied)."""
-        rules = self.rules
-        species, biome, dots = rules.species, rules.biome, rules.dots
-        s = a.s
-        s[:] = 0
-        s[kernel.PLAYER] = state.player
-        s[kernel.PHASE] = state.phase  # phases.py's numbers are the kernel's
-        s[kernel.SETTING_UP] = state.setting_up
-        s[kernel.DECK_SIZE] = state.deck_size
-        s[kernel.DECK_CATS] = state.deck_cats
-        s[kernel.TURN] = state.turn
-        s[kernel.OVER] = state.over is not None
-        s[kernel.WINNER] = state.over.winners[0] if state.over is not None else -1
-        s[kernel.PENDING] = len(state.pending)
+        over = state.over
+        # In the order of the kernel's scalars (PLAYER ... LOGGED), one copy.
+        a.s[:] = (
+            state.player,
+            state.phase,  # phases.py's numbers are the kernel's
+            state.setting_up,
+            state.deck_size,
+            state.deck_cats,
+            state.turn,
+            over is not None,
+            over.winners[0] if over is not None else -1,
+            len(state.pending),
+            0,
+        )
         a.deck[:] = state.deck
         a.display[:] = state.display
         a.pending[: len(state.pending)] = state.pending
-        seats = a.seats
-        for player, mine in enumerate(state.corrals):
-            seats[player] = (state.floof[player], state.beams[player], state.dogship[player], 0)
-            seats[player, kernel.CORRALS] = len(mine)
-            rows = a.corrals[player]
-            for c, (founder, face_up) in enumerate(mine):
-                mask = 0
-                for kind in face_up:
-                    mask |= 1 << int(biome[kind])
-                rows[c] = (
-                    founder,
-                    len(face_up),
-                    sum(int(dots[k]) for k in face_up),
-                    mask,
-                    species[face_up[0]] if face_up else -1,
-                )
+        corrals = state.corrals
+        a.seats[:] = [
+            (floof, beams, dogship, len(mine))
+            for floof, beams, dogship, mine in zip(
+                state.floof, state.beams, state.dogship, corrals, strict=True
+            )
+        ]
+        known = self._rows
+        if len(known) > MEMO:
+            known.clear()
+        for player, mine in enumerate(corrals):
+            if mine:
+                rows = []
+                for corral in mine:
+                    row = known.get(corral)
+                    if row is None:
+                        row = known[corral] = self._row(corral)
+                    rows.append(row)
+                a.corrals[player, : len(mine)] = rows
+
+    def _row(self, corral: Corral) -> tuple[int, int, int, int, int]:
+        """A corral as the kernel's row: founder, face-up cards, their dots, the mask of
+        their biomes, their species (-1 while none is face up)."""
+        founder, face_up = corral
+        tables = self.game.tables
+        mask = 0
+        for kind in face_up:
+            mask |= 1 << tables.biome[kind]
+        species = tables.species[face_up[0]] if face_up else -1
+        return founder, len(face_up), sum(tables.dots[k] for k in face_up), mask, species
 
     def rebuild(self, start: RocketState, a: Arrays) -> RocketState:
         """The reference state the kernel arrays hold, for a table loaded from ``start``
@@ -236,6 +258,7 @@ class FastPlayout:
     def __init__(self, engine: FastRocket) -> None:
         self.engine = engine
         self.arrays = Arrays(engine.rules, engine.game.players)
+        self.parts = np.zeros((engine.game.players, 4), dtype=np.int64)
 
     def __call__(
         self, state: State, stream: ChanceStream, max_steps: int
@@ -249,6 +272,7 @@ class FastPlayout:
             raise ValueError(f"this playout plays positions of {engine.game!r} only")
         a = self.arrays
         engine.load(state, a)
+        parts = self.parts
         steps, ended = kernel.play_on(
             engine.rules,
             a.s,
@@ -263,14 +287,15 @@ class FastPlayout:
             stream.k,
             max_steps,
             a.actions,
+            parts,
         )
         players = engine.game.players
         if ended:
             if a.s[kernel.OVER]:
                 return Outcome((int(a.s[kernel.WINNER]),)).returns(players), int(steps), True
             return [0.0] * players, int(steps), True  # cut at max_turns: nobody won
-        estimate = engine.rebuild(state, a).evaluate()
-        return estimate, int(steps), False
+        # RocketState.evaluate of the position reached: chances() of the totals.
+        return chances(parts[:, 3].tolist()), int(steps), False
 
 
 class FastTable:

@@ -450,8 +450,7 @@ def apply(
     elif action < _occupy_base(rules):
         _place(rules, s, display, pending, seats, corrals, log, action - _form_base(rules), -1)
     else:
-        index = action - _occupy_base(rules)
-        kind, corral = index // rules.max_corrals, index % rules.max_corrals
+        kind, corral = _occupied(rules, action)
         _place(rules, s, display, pending, seats, corrals, log, kind, corral)
 
 
@@ -544,6 +543,27 @@ def winner(rules: Rules, seats: np.ndarray, corrals: np.ndarray) -> int:
 
 # ------------------------------------------------------------------ the greedy bot
 @njit(cache=True, inline="always")
+def _occupied(rules: Rules, action: int) -> tuple[int, int]:
+    """The kind and corral of an occupy action."""
+    index = action - _occupy_base(rules)
+    return index // rules.max_corrals, index % rules.max_corrals
+
+
+@njit(cache=True, inline="always")
+def _rise(rules: Rules, corral: np.ndarray, kind: int) -> float:
+    """How much ``kind`` joining ``corral`` (face-up cards of its species) raises the
+    corral's potential: two reads of the table (``GreedyBot._card_values``, ``_place``)."""
+    table = rules.potential
+    by_dots = rules.options[O_BY_DOTS]
+    amount = corral[DOTS] if by_dots else corral[COUNT]
+    biomes = corral[BIOMES]
+    before = table[min(amount, 60), min(_bits(biomes), 10)]
+    grown = _bits(biomes | 1 << rules.biome[kind])
+    size = rules.dots[kind] if by_dots else 1
+    return table[min(amount + size, 60), min(grown, 10)] - before  # type: ignore[no-any-return]
+
+
+@njit(cache=True, inline="always")
 def _kind_values(
     rules: Rules, seats: np.ndarray, corrals: np.ndarray, player: int, display: np.ndarray
 ) -> np.ndarray:
@@ -570,11 +590,7 @@ def _kind_values(
         for c in range(n):
             if mine[c, COUNT] == 0 or mine[c, SPECIES] != rules.species[kind]:
                 continue
-            amount = mine[c, DOTS] if by_dots else mine[c, COUNT]
-            biomes = mine[c, BIOMES]
-            before = table[min(amount, 60), min(_bits(biomes), 10)]
-            grown = _bits(biomes | 1 << rules.biome[kind])
-            x = table[min(amount + size, 60), min(grown, 10)] - before
+            x = _rise(rules, mine[c], kind)
             if x > best:
                 best = x
         values[kind] = best
@@ -774,8 +790,6 @@ def _greedy_place(
     others (first best in the legal list's order)."""
     player = s[PLAYER]
     mine = corrals[player]
-    table = rules.potential
-    by_dots = rules.options[O_BY_DOTS]
     form, occupy = _form_base(rules), _occupy_base(rules)
     chosen = -1
     best = 0.0
@@ -783,16 +797,10 @@ def _greedy_place(
         action = actions[i]
         if action < occupy:
             continue
-        index = action - occupy
-        kind, c = index // rules.max_corrals, index % rules.max_corrals
+        kind, c = _occupied(rules, action)
         if mine[c, COUNT] == 0:
             continue
-        amount = mine[c, DOTS] if by_dots else mine[c, COUNT]
-        biomes = mine[c, BIOMES]
-        before = table[min(amount, 60), min(_bits(biomes), 10)]
-        amount += rules.dots[kind] if by_dots else 1
-        grown = _bits(biomes | 1 << rules.biome[kind])
-        gain = table[min(amount, 60), min(grown, 10)] - before
+        gain = _rise(rules, mine[c], kind)
         if chosen < 0 or gain > best:
             best = gain
             chosen = action
@@ -806,8 +814,7 @@ def _greedy_place(
         action = actions[i]
         if action < occupy:
             continue
-        index = action - occupy
-        kind, c = index // rules.max_corrals, index % rules.max_corrals
+        kind, c = _occupied(rules, action)
         if mine[c, COUNT] != 0:
             continue
         one, two = held[rules.species[kind]], -(c + 1)
@@ -956,17 +963,20 @@ def play_on(
     k: int,
     max_steps: int,
     actions: np.ndarray,
+    parts: np.ndarray,
 ) -> tuple[int, bool]:
     """Greedy in every seat plays on until the game ends or ``max_steps`` steps are
-    played: (the steps, whether it ended). Each draw takes :func:`point` where a
-    ``ChanceStream`` stands, at draw ``k`` of ``turn``, keyed by the table's turn as
-    ``streams.sample`` keys it (a new turn counts its draws from 0)."""
+    played: (the steps, whether it ended); a rollout cut short leaves each seat's score
+    in ``parts`` (:func:`score`). Each draw takes :func:`point` where a ``ChanceStream``
+    stands, at draw ``k`` of ``turn``, keyed by the table's turn as ``streams.sample``
+    keys it (a new turn counts its draws from 0)."""
     steps = 0
     while True:
         who = current(rules, s)
         if who == TERMINAL:
             return steps, True
         if steps >= max_steps:
+            score(rules, seats, corrals, parts)
             return steps, False
         if who == CHANCE:
             if s[TURN] != turn:
