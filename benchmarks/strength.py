@@ -3,7 +3,8 @@
 Prints, for each game:
 
 * 2 players: the search bot against greedy, in the first seat for half the games and
-  the second for the other half; its win rate with a 95% (Wilson) interval;
+  the second for the other half; its win rate with a 95% (Wilson) interval
+  (``--against`` seats another bot than greedy in every other seat);
 * 4 players: one search bot against three greedy, its seat rotated; its win rate (a
   fair share is 25%);
 * timing: CPU seconds per decision of the search bot at 2 and at 4 players (mean over
@@ -43,12 +44,19 @@ MAX_TURNS = (("max_turns", 1000),)
 
 
 def win_rate(
-    game: str, level: str, players: int, games: int, seed: int, jobs: int
+    game: str,
+    level: str,
+    players: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    against: str = "greedy",
 ) -> tuple[int, int]:
-    """The search bot's wins and games, its seat rotated over ``players`` lineups."""
+    """The search bot's wins and games against ``against`` bots, its seat rotated over
+    ``players`` lineups."""
     wins = played = 0
     for seat in range(players):
-        seats = tuple(level if s == seat else "greedy" for s in range(players))
+        seats = tuple(level if s == seat else against for s in range(players))
         share = games // players + (1 if seat < games % players else 0)
         if not share:
             continue
@@ -84,7 +92,9 @@ class _Timed:
         self.choices: list[float] = []
 
     def bind(self, game: Any) -> None:
-        self.bot.bind(game)
+        bind = getattr(self.bot, "bind", None)  # search bots only (see ``runner.play``)
+        if bind is not None:
+            bind(game)
 
     def act(self, observation: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
         start = time.process_time()
@@ -120,6 +130,9 @@ def main() -> None:
     parser.add_argument("--games4", type=int, default=40, help="games at 4 players (0: skip)")
     parser.add_argument("--timing-games", type=int, default=2, help="games timed alone")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--against", default="greedy", help="the bot in every other seat (default: greedy)"
+    )
     parser.add_argument("--jobs", type=int, default=cores())
     parser.add_argument(
         "--uncapped", action="store_true", help="no time cap in the games (the timing keeps it)"
@@ -129,6 +142,7 @@ def main() -> None:
     print(
         f"# benchmarks/strength.py {' '.join(names)} --level {args.level} --games {args.games} "
         f"--games4 {args.games4} --seed {args.seed} --jobs {args.jobs}"
+        + (f" --against {args.against}" if args.against != "greedy" else "")
     )
     print(
         f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
@@ -138,11 +152,14 @@ def main() -> None:
     )
     for game in names:
         started = time.perf_counter()
-        for players, games, against in ((2, args.games, "greedy"), (4, args.games4, "3 greedy")):
+        rows = ((2, args.games, args.against), (4, args.games4, f"3 {args.against}"))
+        for players, games, against in rows:
             if not games:
                 continue
             with uncapped(args.uncapped):
-                wins, played = win_rate(game, args.level, players, games, args.seed, args.jobs)
+                wins, played = win_rate(
+                    game, args.level, players, games, args.seed, args.jobs, args.against
+                )
             low, high = wilson_interval(wins, played)
             print(
                 f"{game}: {players} players, {args.level} vs {against}: {wins}/{played} = "

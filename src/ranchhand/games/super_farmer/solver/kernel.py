@@ -355,3 +355,158 @@ def play(
                 break
         rolls[g] = n
     return rolls
+
+
+FULL_ROW, WINNABLE_ROW = -1, -2
+"""In :func:`race_successors`, a rolled farm that is full (won in that turn), or not live
+and not full (winnable: won by an exchange at the next turn)."""
+
+
+@njit(cache=True)
+def race_successors(
+    keys: np.ndarray,
+    box: np.ndarray,
+    dims: np.ndarray,
+    strides: np.ndarray,
+    faces: np.ndarray,
+    flags: int,
+    live: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """``out[i, f]``: the row in ``live`` (sorted keys) of farm ``keys[i]`` rolled with
+    ``faces[f]``, or ``FULL_ROW``, or ``WINNABLE_ROW`` (every farm met that is neither live
+    nor full is winnable: :func:`explore` makes it live otherwise)."""
+    after = np.empty(7, np.int64)
+    for i in range(keys.shape[0]):
+        for f in range(faces.shape[0]):
+            decode(keys[i], dims, after)
+            roll(after, box, faces[f, 0], faces[f, 1], flags)
+            if full(after):
+                out[i, f] = FULL_ROW
+                continue
+            key = encode(after, strides)
+            s = np.searchsorted(live, key)
+            out[i, f] = s if s < live.shape[0] and live[s] == key else WINNABLE_ROW
+
+
+@njit(cache=True)
+def race_values(
+    successors: np.ndarray,
+    weights: np.ndarray,
+    gammas: np.ndarray,
+    sweeps: int,
+    tolerance: float,
+    turns: np.ndarray,
+    powers: np.ndarray,
+) -> float:
+    """For each live farm under a fixed policy (``successors``: of each live farm's chosen
+    farm, from :func:`race_successors`): ``turns``, the expected turns to win ``T`` (the
+    winning exchange's turn included), and ``powers[:, g]``, ``E[gammas[g] ** T]``, by
+    Gauss-Seidel sweeps from their values on entry (at most ``sweeps``, until nothing moves
+    by ``tolerance``), the farms in descending order, since a roll mostly breeds (a
+    larger key). Returns the last sweep's largest change."""
+    n, k = successors.shape[0], gammas.shape[0]
+    change = 0.0
+    for _ in range(sweeps):
+        change = 0.0
+        for i in range(n - 1, -1, -1):
+            total = 1.0
+            for f in range(successors.shape[1]):
+                s = successors[i, f]
+                if s == WINNABLE_ROW:
+                    total += weights[f]
+                elif s >= 0:
+                    total += weights[f] * turns[s]
+            change = max(change, abs(total - turns[i]))
+            turns[i] = total
+            for g in range(k):
+                gamma = gammas[g]
+                total = 0.0
+                for f in range(successors.shape[1]):
+                    s = successors[i, f]
+                    if s == FULL_ROW:
+                        total += weights[f]
+                    elif s == WINNABLE_ROW:
+                        total += weights[f] * gamma
+                    else:
+                        total += weights[f] * powers[s, g]
+                total *= gamma
+                change = max(change, abs(total - powers[i, g]))
+                powers[i, g] = total
+        if change < tolerance:
+            break
+    return change
+
+
+@njit(cache=True)
+def turns_law(
+    starts: np.ndarray,
+    games: int,
+    horizon: int,
+    seed: int,
+    live: np.ndarray,
+    move: np.ndarray,
+    box: np.ndarray,
+    strides: np.ndarray,
+    give: np.ndarray,
+    take: np.ndarray,
+    faces: np.ndarray,
+    cumulative: np.ndarray,
+    flags: int,
+) -> np.ndarray:
+    """``out[i, t]``: how many of ``games`` solitaires played by the policy from farm
+    ``starts[i]`` (at the start of a turn) were won in turn ``t`` (1 = this one; the
+    winning exchange's turn counts), ``t = horizon`` for any later. A farm the table
+    does not hold rolls without exchanging, unless one exchange completes it."""
+    np.random.seed(seed)
+    out = np.zeros((starts.shape[0], horizon + 1), np.int64)
+    farm = np.empty(7, np.int64)
+    for i in range(starts.shape[0]):
+        for _ in range(games):
+            farm[:] = starts[i]
+            t = 1
+            while t < horizon:
+                key = encode(farm, strides)
+                s = np.searchsorted(live, key)
+                if s < live.shape[0] and live[s] == key:
+                    j = move[s]
+                    if j >= 0:
+                        for k in range(7):
+                            farm[k] += take[j, k] - give[j, k]
+                elif winnable(farm, box, give, take):
+                    break
+                u = np.random.random()
+                f = 0
+                while cumulative[f] <= u:
+                    f += 1
+                roll(farm, box, faces[f, 0], faces[f, 1], flags)
+                if full(farm):
+                    break
+                t += 1
+            out[i, t] += 1
+    return out
+
+
+@njit(cache=True)
+def rolled_and_winnable(
+    farms: np.ndarray,
+    boxes: np.ndarray,
+    faces: np.ndarray,
+    flags: int,
+    give: np.ndarray,
+    take: np.ndarray,
+    out: np.ndarray,
+    winnables: np.ndarray,
+) -> None:
+    """``out[i * len(faces) + f]``: farm ``farms[i]`` rolled with ``faces[f]``, where
+    ``boxes[i]`` is the farm plus the herd it breeds from (at a table of several the herd
+    is short of what the others hold); ``winnables`` the same rows: whether one exchange
+    with that herd then completes the farm (False for a full one)."""
+    m = faces.shape[0]
+    farm = np.empty(7, np.int64)
+    for i in range(farms.shape[0]):
+        for f in range(m):
+            farm[:] = farms[i]
+            roll(farm, boxes[i], faces[f, 0], faces[f, 1], flags)
+            out[i * m + f] = farm
+            winnables[i * m + f] = not full(farm) and winnable(farm, boxes[i], give, take)

@@ -1,0 +1,208 @@
+"""What the solved solitaire policy says about a race: how soon each farm wins, as a law.
+
+A racing bot (``racer``) needs more than the expected rolls ``V`` of a farm: against
+other farmers what counts is the chance to finish first, which depends on the whole law
+of the turns ``T`` a farm still needs. For every live farm of a :class:`Solution`, played
+on by its policy, :class:`RaceTable` holds the expected turns ``E[T]`` (a game won by an
+exchange counts the turn that exchange opens) and the generating function ``E[g**T]``
+at each ``g`` of :data:`GAMMAS`.
+
+Why the generating function: a race's *deadline* ``S(t)``, the chance that no other
+farmer has won before our ``t``-th turn, is simulated once per decision
+(:meth:`Race.deadline`) and written as ``sum_k a[k] * g[k]**(t - 1)``
+(:meth:`Race.mixture`); then the chance to finish first from a farm, ``E[S(T)]``, is
+``sum_k a[k] * E[g[k]**(T - 1)]``: a few numbers of the farm's row, whatever the farm.
+
+The table takes about 20 CPU seconds and 300 MB to compute from the policy (``race_values``
+in ``kernel``), so it is cached beside the policy (``super-farmer-race-<options>.npz``,
+71 MB) and in memory per process.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ranchhand.games.super_farmer.solver import kernel
+from ranchhand.games.super_farmer.solver.solve import (
+    SOLVE_ENV,
+    STRIDES,
+    NotSolved,
+    Rules,
+    Solution,
+    cache_path,
+)
+
+GAMMAS = (0.2, 0.35, 0.5, 0.6, 0.7, 0.76, 0.82, 0.86, 0.9, 0.92, 0.94, 0.955, 0.97, 0.98, 0.99)
+"""The ``g`` at which ``E[g**T]`` is tabled: with ``g = 0`` (``0**T`` is 1 for a farm that
+wins in the turn, else 0), the exponentials a race's deadline is written in
+(:meth:`Race.mixture`), denser toward 1 where the slow parts of a race are."""
+HORIZON = 150
+"""Turns of the others' races simulated; later ones count as this one."""
+RIDGE = 1e-6
+"""Keeps a deadline's weights on the exponentials small (they are near-collinear)."""
+TOLERANCE = 1e-6
+"""The largest change of a tabled number by the last sweep."""
+SWEEPS = 400
+FORMAT = 1
+
+
+@dataclass
+class RaceTable:
+    """Per live farm (the solution's sorted keys): expected turns to win, and ``E[g**T]``
+    for each of ``gammas`` (float32: decisions compare numbers far apart from its error)."""
+
+    keys: np.ndarray
+    turns: np.ndarray
+    powers: np.ndarray  # (farms, len(gammas))
+    gammas: np.ndarray
+
+    def rows(self, farms: np.ndarray) -> np.ndarray:
+        """The row of each farm (an (n, 7) array of counts), -1 where it is not live."""
+        keys = np.asarray(farms, np.int64) @ np.array(STRIDES, np.int64)
+        rows = np.searchsorted(self.keys, keys)
+        rows[rows == len(self.keys)] = 0
+        return np.where(self.keys[rows] == keys, rows, -1)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as out:
+            np.savez(
+                out,
+                format=np.array(FORMAT),
+                turns=self.turns,
+                powers=self.powers,
+                gammas=self.gammas,
+            )
+
+    @classmethod
+    def load(cls, path: Path, solution: Solution) -> RaceTable | None:
+        """The table saved at ``path`` for ``solution``, or None if it is of another format,
+        another grid or another number of farms (then it is computed again)."""
+        with np.load(path) as data:
+            if int(data["format"]) != FORMAT or tuple(data["gammas"]) != GAMMAS:
+                return None
+            if len(data["turns"]) != len(solution.keys):
+                return None
+            return cls(solution.keys, data["turns"], data["powers"], data["gammas"])
+
+
+def compute(solution: Solution, box: Any = None) -> RaceTable:
+    """The race table of ``solution`` (see the module docstring); ``box`` the smaller box
+    it was solved in, if it was (``solve``'s)."""
+    rules = Rules.of(solution.options, box)
+    delta = rules.take @ rules.strides - rules.give @ rules.strides
+    chosen = solution.keys + np.where(solution.move >= 0, delta[solution.move], 0)
+    successors = np.empty((len(chosen), len(rules.faces)), np.int32)
+    kernel.race_successors(
+        chosen,
+        rules.box,
+        rules.dims,
+        rules.strides,
+        rules.faces,
+        rules.flags,
+        solution.keys,
+        successors,
+    )
+    gammas = np.array(GAMMAS)
+    # Start near the answer: a won exchange adds about one turn to the rolls, and a law
+    # of T concentrated at its mean gives g**E[T].
+    turns = solution.value + 1.0
+    powers = gammas[None, :] ** turns[:, None]
+    kernel.race_values(successors, rules.weights, gammas, SWEEPS, TOLERANCE, turns, powers)
+    return RaceTable(solution.keys, turns.astype(np.float32), powers.astype(np.float32), gammas)
+
+
+_LOADED: dict[Path, RaceTable] = {}
+
+
+def race_table(solution: Solution) -> RaceTable:
+    """The race table of ``solution``: from this process's memory, else the cache beside
+    the policy's, else computed (a line on stderr says so) and cached there, unless
+    solving on demand is off (``$RANCHHAND_SOLVE`` is ``never``: :class:`NotSolved`)."""
+    policy = cache_path(solution.options)
+    path = policy.with_name(policy.name.replace("-solitaire-", "-race-"))
+    if path in _LOADED and len(_LOADED[path].keys) == len(solution.keys):
+        return _LOADED[path]
+    table = RaceTable.load(path, solution) if path.exists() else None
+    if table is None and os.environ.get(SOLVE_ENV, "").strip().lower() == "never":
+        raise NotSolved(f"no race table {path.name}; play a racer once where solving is on")
+    if table is None:
+        print(
+            f"ranchhand: tabling the solitaire policy's law of turns once (about 20 CPU "
+            f"seconds); cached in {path}",
+            file=sys.stderr,
+        )
+        table = compute(solution)
+        try:
+            table.save(path)
+        except OSError as error:
+            print(f"ranchhand: could not cache the race table: {error}", file=sys.stderr)
+    _LOADED[path] = table
+    return table
+
+
+@dataclass
+class Race:
+    """A race against other farmers, in the solitaire policy's terms: the others' law of
+    turns (simulated by the policy) and the deadline it sets, written on the table's
+    exponentials so that a farm's chance to finish first is a sum over its row."""
+
+    solution: Solution
+    table: RaceTable
+    rules: Rules
+    basis: np.ndarray  # (HORIZON, 1 + len(GAMMAS)): g**(t - 1), t = 1..HORIZON
+    fit: np.ndarray  # (1 + len(GAMMAS), HORIZON): the ridge least squares on the basis
+
+    @classmethod
+    def of(cls, solution: Solution) -> Race:
+        grid = np.array((0.0, *GAMMAS))
+        basis = grid[None, :] ** np.arange(HORIZON)[:, None]
+        normal = basis.T @ basis + RIDGE * np.eye(len(grid))
+        fit = np.linalg.solve(normal, basis.T)
+        return cls(solution, race_table(solution), Rules.of(solution.options), basis, fit)
+
+    def deadline(self, farms: np.ndarray, games: int, seed: int) -> np.ndarray:
+        """``S(t)``, ``t = 1..HORIZON``: the chance that none of the farmers holding
+        ``farms`` (each at the start of its next turn) has won in its first ``t - 1``
+        turns, each playing the solitaire policy (``games`` simulated solitaires each)."""
+        rules, solution = self.rules, self.solution
+        cumulative = np.cumsum(rules.weights)
+        cumulative[-1] = 2.0  # a draw of the last outcome never runs past it
+        law = kernel.turns_law(
+            np.asarray(farms, np.int64),
+            games,
+            HORIZON,
+            seed,
+            solution.keys,
+            solution.move.astype(np.int64),
+            rules.box,
+            rules.strides,
+            rules.give,
+            rules.take,
+            rules.faces,
+            cumulative,
+            rules.flags,
+        )
+        won_before = np.cumsum(law, axis=1)[:, :HORIZON] / games  # P(T <= t - 1) at [t - 1]
+        return np.prod(1.0 - won_before, axis=0)
+
+    def mixture(self, deadline: np.ndarray) -> np.ndarray:
+        """Weights ``a`` with ``S(t) ~ sum_k a[k] * g[k]**(t - 1)`` (``g``: 0 and
+        :data:`GAMMAS`), so that ``P(T <= the deadline) = sum_k a[k] E[g[k]**(T - 1)]``."""
+        return self.fit @ deadline
+
+
+_RACES: dict[int, Race] = {}
+
+
+def race(solution: Solution) -> Race:
+    """The :class:`Race` of ``solution``, made once per process."""
+    if id(solution) not in _RACES:
+        _RACES[id(solution)] = Race.of(solution)
+    return _RACES[id(solution)]
