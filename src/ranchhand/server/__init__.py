@@ -248,7 +248,7 @@ def _serve(
     """:func:`run`'s work, with SIGINT and SIGTERM handled by ``stop``."""
     import uvicorn
 
-    from ranchhand.server.app import SETTINGS_ENV, Settings, create_app
+    from ranchhand.server.app import SETTINGS_ENV, Settings, create_app, tune_garbage_collector
     from ranchhand.server.limits import uvicorn_options
     from ranchhand.server.notify import is_postgres
     from ranchhand.server.security import allowed_origins as check_allowed_origins
@@ -293,6 +293,7 @@ def _serve(
         return
     server = uvicorn.Server(uvicorn.Config(create_app(settings), **options))
     stop.server = server
+    tune_garbage_collector()
     server.run()
     if not server.started:
         raise SystemExit(STARTUP_FAILURE)

