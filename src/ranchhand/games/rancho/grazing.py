@@ -139,7 +139,7 @@ class Grazing:
                     break
         rabbits = counts[RABBIT]
         wanted = counts[SHEEP] + -(-rabbits // self.per_space)
-        singles = []  # the least struck free spaces, as many as the pieces need
+        singles: list[int] = []  # the least struck free spaces, as many as the pieces need
         for space in self.spaces_by_risk:
             if len(singles) == wanted:
                 break
