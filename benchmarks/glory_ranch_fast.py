@@ -23,6 +23,12 @@ the same signs). The budget is the level's iterations with no time cap. ::
     nice .venv/bin/python benchmarks/glory_ranch_fast.py
     nice .venv/bin/python benchmarks/glory_ranch_fast.py --players 2 4 --positions 40
     nice .venv/bin/python benchmarks/glory_ranch_fast.py --speed --players 2 4 6
+    nice .venv/bin/python benchmarks/glory_ranch_fast.py --differential 400 --players 2 4 6
+
+``--differential GAMES`` is the differential test at length: per player count, ``GAMES``
+seeded games played in both engines and compared after every step (the test's
+``play_both``), half with greedy in every seat and half with greedy and random seats
+alternating, under the standard deck and the card-language deck in turn.
 """
 
 from __future__ import annotations
@@ -31,8 +37,10 @@ import argparse
 import os
 import platform
 import random
+import sys
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from statistics import mean, median
 from typing import Any
 
@@ -137,6 +145,30 @@ def speed(players: list[int], seconds: float, rounds: int) -> None:
             )
 
 
+def differential(players: list[int], games: int) -> None:
+    """The differential test's ``play_both`` over ``games`` games per player count."""
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root))  # the tests package, for the test's own driver
+    from tests.games.glory_ranch import test_fast_engine as lockstep
+    from tests.games.glory_ranch.helpers import VOCABULARY_DECK
+
+    for count in players:
+        start = time.process_time()
+        steps = 0
+        for seed in range(games):
+            options = {"deck": VOCABULARY_DECK} if seed % 4 >= 2 else {}
+            engine = lockstep.engine_for(count, options)
+            seats = tuple(
+                "greedy" if seed % 2 == 0 or (seed + p) % 2 else "random" for p in range(count)
+            )
+            final = lockstep.play_both(engine, seats, 90_000 + seed)
+            steps += final.turn
+        print(
+            f"{count} players: {games} games, {steps:,} turns, every step the same "
+            f"({time.process_time() - start:.0f} s of CPU)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
@@ -144,7 +176,11 @@ def main() -> None:
     parser.add_argument("--speed", action="store_true", help="steps/s instead of the search")
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--differential", type=int, default=0, metavar="GAMES")
     args = parser.parse_args()
+    if args.differential:
+        differential(args.players, args.differential)
+        return
     print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}")
     print(f"# {os.cpu_count()} cores, nice {os.nice(0)}; CPU time of this process")
     if args.speed:
