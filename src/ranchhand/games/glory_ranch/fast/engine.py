@@ -296,6 +296,8 @@ class FastTable:
         self.t = kernel.table(engine.rules)
         self._players = np.zeros(2, dtype=np.int64)
         self._count = 0
+        self._choice = -1
+        """The kernel action of the last :meth:`greedy` choice."""
         if state is None:
             kernel.setup(self.rules, self.t)
         else:
