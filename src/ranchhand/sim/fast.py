@@ -30,6 +30,7 @@ from ranchhand.sim.simulate import Report, Simulation, StopControl
 from ranchhand.sim.tally import Tally
 
 FAST_ENGINES: dict[str, str] = {
+    "glory-ranch": "ranchhand.games.glory_ranch.fast.simulate",
     "rancho": "ranchhand.games.rancho.fast.simulate",
     "rocket-ranchers": "ranchhand.games.rocket_ranchers.fast.simulate",
     "super-farmer": "ranchhand.games.super_farmer.fast.simulate",

@@ -11,7 +11,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ranchhand.core import Game, Option
+from ranchhand.core import Game, Option, OptionError
+from ranchhand.core.game import Playout
 from ranchhand.games.glory_ranch.actions import Draw, HandCard, Steal
 from ranchhand.games.glory_ranch.cards import DECK_FILE, Deck, Effect, check_deck, load_deck
 from ranchhand.games.glory_ranch.scoring import Tables
@@ -130,6 +131,24 @@ class GloryRanch(Game):
         from ranchhand.games.glory_ranch.determinize import sample_state
 
         return sample_state(self, observation, rng)
+
+    def compiled_playout(self, policy: str) -> Playout | None:
+        """The fast engine's playout with ``greedy`` or ``random`` bots (``fast/engine.py``),
+        made once per game and bot; None for another bot, or without numba (the ``fast``
+        extra), whose package is imported here, on the first call, so loading the game
+        never loads numba. Its bots' random choices (a greedy seat's sign) come from the
+        stream, not the search's generator: ``fast/engine.py``'s ``BotChoices``."""
+        if policy not in ("greedy", "random"):
+            return None
+        made: dict[str, Playout | None] = self.__dict__.setdefault("_fast_playouts", {})
+        if policy not in made:
+            try:
+                from ranchhand.games.glory_ranch.fast.engine import FastGloryRanch, FastPlayout
+
+                made[policy] = FastPlayout(FastGloryRanch(self), policy)
+            except (ImportError, OptionError):
+                made[policy] = None
+        return made[policy]
 
     def _encoding(self) -> Any:
         """The fixed action space and observation tensor for learning code (encoding.py)."""

@@ -30,6 +30,9 @@ class GlorySummary(Summary):
         self.round_wins = 0
 
     def add(self, details: Mapping[str, Any]) -> None:
+        if "counted" in details:
+            self._add_counted(details)
+            return
         if details.get("rounds") is None:
             return
         self.games += 1
@@ -45,6 +48,23 @@ class GlorySummary(Summary):
                 for card in set(ranch):
                     self.seen[card] += 1
                     self.won[card] += winner
+
+    def _add_counted(self, details: Mapping[str, Any]) -> None:
+        """A game the fast engine played: it sends this summary's counts, added up over the
+        game's rounds in the kernel, instead of every round's ranches (``counted``: rounds,
+        turns, player rounds, round wins, and per card of the deck, in order, the rounds it
+        was in a ranch and in a round winner's)."""
+        counted = details["counted"]
+        self.games += 1
+        for seat in details.get("winners", []):
+            self.wins[seat] += 1
+        self.rounds += counted["rounds"]
+        self.total_turns += counted["turns"]
+        self.player_rounds += counted["player_rounds"]
+        self.round_wins += counted["round_wins"]
+        for card, seen, won in zip(self.deck.cards, counted["seen"], counted["won"], strict=True):
+            self.seen[card.id] += seen
+            self.won[card.id] += won
 
     def result(self) -> dict[str, Any]:
         games, rounds, wins = self.games, self.rounds, self.wins
