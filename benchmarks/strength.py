@@ -19,22 +19,27 @@ Prints, for each game:
 Games run through ``ranchhand.sim.simulate`` (one derived seed per game), so the win
 figures are reproducible from ``--seed`` whatever ``--jobs`` is, as long as no search
 stops on its time cap; ``--uncapped`` lifts the cap for the games (the timing keeps it),
-so a busy machine cannot cut a search short and change the figures.
+so a busy machine cannot cut a search short and change the figures. ``--interleave`` plays
+one game in each seat in turn and prints the running tally, so a run cut short is still
+balanced (its games have other seeds). ``--set name=value``
+changes one of the level's settings (``--set width=8 --set iterations=400``), to screen a
+change before making it the level's.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import platform
 import random
+import sys
 import time
 from collections.abc import Hashable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from ranchhand.bots import ismcts
-from ranchhand.bots.ismcts import level
 from ranchhand.core.registry import GAME_MODULES, bot_factory, canonical_name, load
 from ranchhand.core.runner import derive_seed, play
 from ranchhand.sim.simulate import Simulation, cores, simulate
@@ -51,9 +56,12 @@ def win_rate(
     seed: int,
     jobs: int,
     against: str = "greedy",
+    interleave: bool = False,
 ) -> tuple[int, int]:
     """The search bot's wins and games against ``against`` bots, its seat rotated over
-    ``players`` lineups."""
+    ``players`` lineups (``interleave``: see :func:`_interleaved`)."""
+    if interleave:
+        return _interleaved(game, level, players, games, seed, against)
     wins = played = 0
     for seat in range(players):
         seats = tuple(level if s == seat else against for s in range(players))
@@ -64,6 +72,25 @@ def win_rate(
         report = simulate(sim, jobs)
         wins += report.tally.wins[seat]
         played += report.tally.games
+    return wins, played
+
+
+def _interleaved(
+    game: str, level: str, players: int, games: int, seed: int, against: str
+) -> tuple[int, int]:
+    """As :func:`win_rate`, on this process, one game in each seat in turn (round ``r``,
+    seat ``s`` seeded from both), the running tally printed to stderr after every game:
+    a run stopped early (a deadline, a busy machine) still has its seats balanced and
+    says how far it got."""
+    wins = played = 0
+    for index in range(games):
+        seat, round_ = index % players, index // players
+        seats = tuple(level if s == seat else against for s in range(players))
+        sim = Simulation(game, seats, 1, derive_seed(seed, game, players, seat, round_), MAX_TURNS)
+        report = simulate(sim, 1)
+        wins += report.tally.wins[seat]
+        played += report.tally.games
+        print(f"{game}: {players} players: {wins}/{played} after seat {seat}", file=sys.stderr)
     return wins, played
 
 
@@ -80,6 +107,24 @@ def uncapped(lift: bool) -> Iterator[None]:
         yield
     finally:
         ismcts.level = original
+
+
+def setting(text: str) -> tuple[str, Any]:
+    """``name=value`` as a level setting: the value read as JSON (``8``, ``null``,
+    ``"random"``), else as the text itself."""
+    name, _, value = text.partition("=")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+def set_levels(changes: dict[str, Any]) -> None:
+    """From now on (in this process and the workers it forks) every level's settings have
+    ``changes`` over them."""
+    if changes:
+        original = ismcts.level
+        ismcts.level = lambda game, name: {**original(game, name), **changes}
 
 
 class _Timed:
@@ -137,7 +182,21 @@ def main() -> None:
     parser.add_argument(
         "--uncapped", action="store_true", help="no time cap in the games (the timing keeps it)"
     )
+    parser.add_argument(
+        "--interleave",
+        action="store_true",
+        help="one game a seat in turn, the tally after each on stderr (other seeds; jobs 1)",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        type=setting,
+        metavar="NAME=VALUE",
+        help="change a setting of the level (screening a change; repeatable)",
+    )
     args = parser.parse_args()
+    set_levels(dict(args.set))
     names = [canonical_name(g) for g in args.game] or list(GAME_MODULES)
     print(
         f"# benchmarks/strength.py {' '.join(names)} --level {args.level} --games {args.games} "
@@ -147,7 +206,7 @@ def main() -> None:
     print(
         f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
         f"{cores()} cores, Python {platform.python_version()}, level {args.level}: "
-        f"{ {g: level(g, args.level) for g in names} }"
+        f"{ {g: ismcts.level(g, args.level) for g in names} }"
         + (" (no time cap in the games)" if args.uncapped else "")
     )
     for game in names:
@@ -158,7 +217,14 @@ def main() -> None:
                 continue
             with uncapped(args.uncapped):
                 wins, played = win_rate(
-                    game, args.level, players, games, args.seed, args.jobs, args.against
+                    game,
+                    args.level,
+                    players,
+                    games,
+                    args.seed,
+                    args.jobs,
+                    args.against,
+                    args.interleave,
                 )
             low, high = wilson_interval(wins, played)
             print(

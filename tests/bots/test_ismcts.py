@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ranchhand.bots.ismcts import ISMCTSBot
+from ranchhand.bots.ismcts import HARD, NORMAL, ISMCTSBot, level
 from ranchhand.core import CHANCE, GameDefinitionError, play
 from ranchhand.core.registry import bot_factory, bot_names, load
 
@@ -231,6 +231,28 @@ def test_a_budget_per_two_players_shrinks_with_the_table() -> None:
         assert bot.searched == searched
 
 
+def test_a_budget_at_a_table_size_overrides_the_others() -> None:
+    """``iterations_at``: the iterations at those player counts; the rest as before."""
+    for players, searched in ((2, 40), (4, 7)):
+        game = load("rancho", players)
+        state = game.setup(WIN_IN_ONE)
+        bot = ISMCTSBot(
+            game, iterations=40, per_two_players=True, iterations_at={4: 7}, time_cap=None
+        )
+        bot.act(state.observe(0), state.legal_actions(0), random.Random(1))
+        assert bot.searched == searched
+
+
+def test_the_hard_level_multiplies_every_budget() -> None:
+    """``hard`` is :data:`HARD` times ``normal``, at every table size given its own budget."""
+    NORMAL["test-game"] = {"iterations": 10, "iterations_at": {4: 3}}
+    try:
+        hard = level("test-game", "hard")
+    finally:
+        del NORMAL["test-game"]
+    assert hard["iterations"] == 10 * HARD and hard["iterations_at"] == {4: 3 * HARD}
+
+
 def test_it_makes_the_winning_deal_the_legal_list_leaves_out() -> None:
     """Rancho lists one-animal trades; the many-animal deal that completes the herd is legal
     but not listed. Greedy makes it, and so must the search (it used to trade back and
@@ -246,3 +268,47 @@ def test_it_makes_the_winning_deal_the_legal_list_leaves_out() -> None:
     assert action not in legal and str(action) == "trade 6 rabbit + 5 sheep > cow + horse"
     state.apply(action, 0)
     assert state.outcome() is not None and state.outcome().winners == (0,)  # type: ignore[union-attr]
+
+
+def _first_beam_decision(players: int = 2) -> tuple[Any, Any]:
+    """A Rocket Ranchers game at its first beam decision (seat 0, about 70 placements)."""
+    game = load("rocket-ranchers", players)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    while state.current_player() == CHANCE:
+        state.apply(state.sample_chance(rng), CHANCE)
+    return game, state
+
+
+def test_a_narrowed_search_weighs_greedys_best_and_keeps_its_choice() -> None:
+    """``width``: the root weighs only greedy's ``width`` best beams (and the reboot where
+    allowed), always with greedy's own choice; the same seed gives the same decisions."""
+    game, state = _first_beam_decision()
+    legal = state.legal_actions(0)
+    greedy = bot_factory(game, "greedy")()
+    chosen = str(greedy.act(state.observe(0), legal, random.Random(0)))
+    assert len(legal) > 20
+    weighed: list[set[str]] = []
+    original = ISMCTSBot._iterate
+
+    def spying(self: ISMCTSBot, game: Any, observation: Any, search: Any, rng: Any) -> None:
+        original(self, game, observation, search, rng)
+        weighed[:] = [set(search.offered)]
+
+    ISMCTSBot._iterate = spying  # type: ignore[method-assign]
+    try:
+        bot = ISMCTSBot(game, iterations=12, depth=1, opponents="rollout", width=3, time_cap=None)
+        bot.act(state.observe(0), legal, random.Random(2))
+    finally:
+        ISMCTSBot._iterate = original  # type: ignore[method-assign]
+    assert chosen in weighed[0] and 2 <= len(weighed[0]) <= 3 + 2
+    settings = {"iterations": 12, "depth": 1, "opponents": "rollout", "width": 3}
+    first = _decisions(game, 3, **settings)
+    assert first and first == _decisions(game, 3, **settings)
+
+
+def test_a_width_below_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="width must be at least 1"):
+        ISMCTSBot(width=0)
+    with pytest.raises(ValueError, match="iterations must be at least 1"):
+        ISMCTSBot(iterations_at={4: 0})

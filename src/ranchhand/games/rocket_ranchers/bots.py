@@ -239,6 +239,28 @@ class GreedyBot(Bot):
                 caught = neighbours(caught | mask) & cats
         return caught
 
+    def shortlist(
+        self, observation: RocketObservation, legal: Sequence[Hashable], width: int
+    ) -> list[Hashable]:
+        """The actions a search should weigh at the start of a turn: the ``width`` legal
+        beam placements worth most by this bot's values, and the reboot where allowed
+        (a search adds the bot's own choice). Other decisions are narrow: all of ``legal``.
+        """
+        if observation.phase != "start":
+            return list(legal)
+        self._prepare(observation)
+        tables = observation.tables
+        options = self._beam_values(observation, self._card_values(observation))
+        offered = set(legal)
+        kept: list[Hashable] = [REBOOT] if REBOOT in offered else []
+        for index in np.argsort(-options, kind="stable"):
+            action = tables.placements[index].action
+            if action in offered:
+                kept.append(action)
+                if len(kept) >= width + (REBOOT in offered):
+                    break
+        return kept
+
     # ------------------------------------------------------------- decisions
     def _start(self, obs: RocketObservation) -> Hashable:
         tables = obs.tables
