@@ -82,10 +82,11 @@ spends the whole budget on the searcher's own choices)."""
 NORMAL: dict[str, dict[str, Any]] = {
     "rancho": {"iterations": 1000, "depth": 1, "opponents": "rollout", "per_two_players": True},
     "rocket-ranchers": {
-        "iterations": 450,
-        "rollout_depth": 12,
+        "iterations": 900,
         "depth": 1,
         "opponents": "rollout",
+        "width": 4,
+        "iterations_at": {3: 750, 4: 700, 5: 600},
     },
     "glory-ranch": {"iterations": 100, "depth": 1, "opponents": "rollout", "per_two_players": True},
 }
@@ -96,13 +97,14 @@ Rancho is flat Monte Carlo: 1,000 paired greedy playouts a decision at two playe
 at more, as each playout is longer), in the compiled engine when it is installed. Its
 moves differ by a few hundredths of a win, so the budget goes to telling the choice at
 hand apart, not to a tree (docs/games/rancho.md has the figures). Rocket Ranchers is flat
-too, 450 iterations whose rollouts stop after 12 steps (about two turns each at two
-players) and are scored by ``evaluate()``, the points if the game ended now: three times
-the iterations of full rollouts in the same time before its compiled engine, and it beat
-``greedy`` more often than full rollouts did. Narrowing a beam decision to greedy's 4 best
-placements (``width``) with 900 iterations did not help (docs/games/rocket-ranchers.md).
-Glory Ranch is flat with full greedy rollouts, 100 at two players (50 at four: its rounds
-are longer with more hands)."""
+too: 900 full greedy rollouts in its compiled engine at two players (700 at four, whose
+rollouts are longer), and at a beam decision only greedy's 4 best placements, the reboot
+and greedy's own choice are weighed (``width``) instead of about 70 placements. Rollouts
+cut after 12 steps and scored by ``evaluate()`` (the points if the game ended then, which
+miss what greedy builds toward) lost to greedy with that width: more rollouts a move only
+made the search surer of a biased estimate (docs/games/rocket-ranchers.md). Glory Ranch is
+flat with full greedy rollouts, 100 at two players (50 at four: its rounds are longer with
+more hands)."""
 HARD = 6
 """The ``hard`` level searches this many times longer than ``normal``."""
 
@@ -240,7 +242,7 @@ class ISMCTSBot(Bot):
         self.per_two_players = per_two_players
         """``iterations`` is the budget at two players; at ``P`` players a rollout is about
         ``P / 2`` times longer, so the search runs ``iterations * 2 / P`` (same time a decision)."""
-        self.iterations_at = dict(iterations_at or {})
+        self.iterations_at = {int(p): n for p, n in (iterations_at or {}).items()}
         """The budget at these table sizes (players: iterations), over ``iterations`` and
         ``per_two_players``: a game whose rollouts cost differently by table size."""
         self.width = width
