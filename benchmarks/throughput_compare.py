@@ -21,7 +21,8 @@ counts every thread of the process, so JAX's and numba's worker threads are in i
   Rancho, two players) at 1, 64 and 1,024 games, the other seat played by the ``random``
   bot inside the batch: the timed part is ``step``; a call counts one decision of the
   learner per game, though it also plays the opponent's turn and the chance that follows
-  (about as many decisions again at two players). The first column of load time is
+  (about as many decisions again at two players: the row says how many, counted in 150
+  games of the Python environment the batch matches). The column of load time is
   building the batch, ``reset`` and five steps (numba's compiled code loaded from its
   on-disk cache, or compiled when there is none).
 
@@ -151,12 +152,37 @@ def vector_rate(game: str, num_envs: int, seconds: float, seed: int) -> tuple[fl
     return learner_rate(env, info, rng, seconds), load
 
 
+def decisions_per_learner_step(game: str, games: int, seed: int) -> float:
+    """Both seats' decisions per learner step, counted by the adapters' table (chance not
+    counted) over ``games`` games of the Python environment the compiled batch matches, the
+    learner random as in the timed rows: what turns a learner rate into an agent rate."""
+    from ranchhand.envs.gymnasium import RanchGymEnv
+
+    env = RanchGymEnv(game, 2, "random", 0)
+    rng = np.random.default_rng(seed)
+    learner = total = 0
+    for episode in range(games):
+        _, info = env.reset(seed=seed + episode)
+        over = False
+        while not over:
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+            learner += 1
+            over = terminated or truncated
+        total += env.table.decisions
+    return total / learner
+
+
 def vector_rows(seconds: float, seed: int) -> list[Row]:
     rows = []
     for game in VECTOR_GAMES:
+        ratio = decisions_per_learner_step(game, 150, seed)
+        counted = (
+            f"learner decisions; the random opponent's turn is played inside, "
+            f"{ratio:.2f} decisions of both seats a learner step (150 games, Python env)"
+        )
         for num_envs in BATCHES:
             rate, load = vector_rate(game, num_envs, seconds, seed)
-            counted = "learner decisions (the random opponent's turn played inside)"
             rows.append(Row("ranchhand vector_env (numba)", game, num_envs, rate, counted, load))
     return rows
 
