@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 
 from ranchhand.core import CHANCE, OptionError
 from ranchhand.core.registry import load
+from ranchhand.sim.fast import FAST_ENGINES
 from ranchhand.sim.simulate import Simulation, simulate
 
 pytest.importorskip("numba")
@@ -206,14 +207,18 @@ def test_simulate_fast_reports_like_the_reference_and_repeats_from_its_seed() ->
     assert fast["games"] == 30
 
 
-def test_simulate_fast_refuses_what_it_cannot_play() -> None:
+def test_simulate_fast_refuses_what_it_cannot_play(monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(
         app, ["simulate", "rancho", "--seats", "ismcts", "--engine", "fast"]
     )
     assert result.exit_code != 0
     assert "not 'ismcts'" in result.output
+    # Every game has a compiled engine now: take one away to see the refusal's words.
+    monkeypatch.delitem(FAST_ENGINES, "glory-ranch")
     result = CliRunner().invoke(app, ["simulate", "glory-ranch", "--engine", "fast"])
-    assert "glory-ranch has no fast engine (games with one: rancho, super-farmer)" in result.output
+    assert result.exit_code != 0
+    having = "rancho, rocket-ranchers, super-farmer"
+    assert f"glory-ranch has no fast engine (games with one: {having})" in result.output
 
 
 def test_bench_times_the_fast_engine() -> None:
