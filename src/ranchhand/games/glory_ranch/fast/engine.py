@@ -18,6 +18,7 @@ import numpy as np
 
 from ranchhand.core import CHANCE, SIMULTANEOUS, Game, OptionError
 from ranchhand.core.game import TRUNCATED, Outcome, State
+from ranchhand.core.kernels import kernel_policy
 from ranchhand.core.streams import ChanceStream, point
 from ranchhand.games.glory_ranch import scoring
 from ranchhand.games.glory_ranch.actions import SIGNS, Choose, Pick, Place, Target
@@ -55,12 +56,7 @@ HAND_STEPS = {kernel.S_PLAY: "play", kernel.S_DISCARD: "discard", kernel.S_GIVE:
 
 def policy_of(bot: str) -> int:
     """The kernel's policy for a bot name; OptionError naming the bots it has."""
-    if bot not in POLICIES:
-        raise OptionError(
-            f"the fast engine plays {', '.join(POLICIES)} seats, not {bot!r}; "
-            "use the reference engine for other bots"
-        )
-    return POLICIES[bot]
+    return kernel_policy(POLICIES, bot)
 
 
 def rules_of(game: GloryRanch) -> kernel.Rules:

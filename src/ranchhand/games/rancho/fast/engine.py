@@ -15,6 +15,7 @@ from collections.abc import Hashable
 import numpy as np
 
 from ranchhand.core import CHANCE, Game, OptionError
+from ranchhand.core.kernels import kernel_policy
 from ranchhand.games.rancho.actions import (
     ArrangeSafest,
     Deal,
@@ -36,12 +37,7 @@ POLICIES = {"random": play.RANDOM, "greedy": play.GREEDY}
 
 def policy_of(bot: str) -> int:
     """The kernel's policy for a bot name; OptionError naming the bots it has."""
-    if bot not in POLICIES:
-        raise OptionError(
-            f"the fast engine plays {', '.join(POLICIES)} seats, not {bot!r}; "
-            "use the reference engine for other bots"
-        )
-    return POLICIES[bot]
+    return kernel_policy(POLICIES, bot)
 
 
 class FastRancho:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ranchhand.core import CHANCE, Game, OptionError
 from ranchhand.core.game import Outcome, State
+from ranchhand.core.kernels import kernel_policy
 from ranchhand.core.streams import ChanceStream
 from ranchhand.games.rocket_ranchers.actions import END_TURN, REBOOT
 from ranchhand.games.rocket_ranchers.bots import GreedyBot, _potential_table
@@ -39,12 +40,7 @@ if (CELLS, EMPTY, CAT) != (kernel.CELLS, kernel.EMPTY, kernel.CAT):
 
 def policy_of(bot: str) -> int:
     """The kernel's policy for a bot name; OptionError naming the bots it has."""
-    if bot not in POLICIES:
-        raise OptionError(
-            f"the fast engine plays {', '.join(POLICIES)} seats, not {bot!r}; "
-            "use the reference engine for other bots"
-        )
-    return POLICIES[bot]
+    return kernel_policy(POLICIES, bot)
 
 
 def rules_of(game: RocketGame) -> kernel.Rules:

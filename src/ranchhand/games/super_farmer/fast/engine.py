@@ -18,6 +18,7 @@ import numpy as np
 
 from ranchhand.core import CHANCE, Game, OptionError
 from ranchhand.core.game import TRUNCATED, Outcome, State
+from ranchhand.core.kernels import kernel_policy
 from ranchhand.core.streams import ChanceStream
 from ranchhand.games.super_farmer.actions import DiceRoll, Roll, Trade
 from ranchhand.games.super_farmer.bots import GreedyBot
@@ -37,12 +38,7 @@ if tuple(kernel.STATS) != STATS:  # the kernel's scalars mirror the reference's 
 
 def policy_of(bot: str) -> int:
     """The kernel's policy for a bot name; OptionError naming the bots it has."""
-    if bot not in POLICIES:
-        raise OptionError(
-            f"the fast engine plays {', '.join(POLICIES)} seats, not {bot!r}; "
-            "use the reference engine for other bots"
-        )
-    return POLICIES[bot]
+    return kernel_policy(POLICIES, bot)
 
 
 def rules_of(game: SuperFarmerGame) -> kernel.Rules:
