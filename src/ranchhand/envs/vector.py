@@ -17,6 +17,7 @@ speed. ``docs/research.md`` has the figures.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 import gymnasium
@@ -97,7 +98,7 @@ def _numba_installed() -> bool:
     return True
 
 
-class CompiledVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+class CompiledVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray], ABC):
     """A batch stepped in a game's kernel: what every compiled batch shares.
 
     The observations and masks are those of the game's encoding for the learner's seat
@@ -180,14 +181,17 @@ class CompiledVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nd
         """The legal indices of every game now (what sb3-contrib's maskable code asks)."""
         return self._masks.astype(bool)
 
+    @abstractmethod
     def _prepare(self, encoding: Encoding, opponents: str) -> None:
-        raise NotImplementedError
+        """Each game's batch does this in its own kernel."""
 
+    @abstractmethod
     def _seed(self, value: int) -> None:
-        raise NotImplementedError
+        """Each game's batch does this in its own kernel."""
 
+    @abstractmethod
     def _step(self, actions: np.ndarray) -> None:
-        raise NotImplementedError
+        """Each game's batch does this in its own kernel."""
 
     def _infos(self) -> dict[str, Any]:
         return {
