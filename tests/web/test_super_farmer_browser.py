@@ -123,21 +123,31 @@ def test_the_exchange_tables_picture_buttons_play_their_exchange(
 ) -> None:
     # exchanges=many: after an exchange the seat may exchange again, so the server does not
     # roll for it at once (a lone legal action is played by itself) and the farm is seen as
-    # the exchange left it
-    made = create_table(
-        server, "super-farmer", ["human", "greedy"], ["Ann", "Bot"], max_turns=400, exchanges="many"
-    )
-    page = open_seat(context, made["seats"][0]["url"])
-    button = page.locator(".sf-xtable button[data-action]:enabled")
-    for _ in range(150):
-        page.wait_for_selector("body[data-acting=true], [data-outcome]", timeout=20_000)
-        assert page.locator("[data-outcome]").count() == 0, "no exchange came up in a whole game"
+    # the exchange left it. A farmer who only rolls sees no exchange in about 3% of games
+    # (the other farmer wins first; 85 of 3,000 seeded games against greedy), so a game
+    # that ends first is followed by a new table, up to five.
+    for _ in range(5):
+        made = create_table(
+            server,
+            "super-farmer",
+            ["human", "greedy"],
+            ["Ann", "Bot"],
+            max_turns=400,
+            exchanges="many",
+        )
+        page = open_seat(context, made["seats"][0]["url"])
+        button = page.locator(".sf-xtable button[data-action]:enabled")
+        for _ in range(150):
+            page.wait_for_selector("body[data-acting=true], [data-outcome]", timeout=20_000)
+            if page.locator("[data-outcome]").count() or button.count():
+                break
+            step = page.evaluate("document.body.dataset.step")
+            page.click("[data-action='roll']")
+            page.wait_for_function("(s) => document.body.dataset.step !== s", arg=step)
         if button.count():
             break
-        step = page.evaluate("document.body.dataset.step")
-        page.click("[data-action='roll']")
-        page.wait_for_function("(s) => document.body.dataset.step !== s", arg=step)
-    assert button.count(), "an exchange of the printed table became possible"
+        page.close()
+    assert button.count(), "an exchange of the printed table became possible in one of five games"
     # every drawn exchange is a legal action, and none of the table's buttons lacks a picture
     legal = set(view(server, made)["legal_actions"])
     drawn = page.eval_on_selector_all(
