@@ -40,7 +40,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ranchhand.bots import ismcts
-from ranchhand.core.registry import GAME_MODULES, bot_factory, canonical_name, load
+from ranchhand.core.registry import (
+    GAME_MODULES,
+    bot_factory,
+    canonical_name,
+    load,
+    own_levels,
+)
 from ranchhand.core.runner import derive_seed, play
 from ranchhand.sim.simulate import Simulation, cores, simulate
 from ranchhand.sim.stats import wilson_interval
@@ -127,6 +133,14 @@ def set_levels(changes: dict[str, Any]) -> None:
         ismcts.level = lambda game, name: {**original(game, name), **changes}
 
 
+def settings(game: str, level: str) -> Any:
+    """What ``level`` is in ``game``: the search's settings, or the game's own bot."""
+    own = own_levels(game).get(level)
+    if own is not None:
+        return getattr(own, "name", None) or repr(own)
+    return ismcts.level(game, level)
+
+
 class _Timed:
     """Wraps a bot and times each of its decisions in CPU seconds of this process, which
     other work on the machine sways far less than the clock."""
@@ -206,7 +220,7 @@ def main() -> None:
     print(
         f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
         f"{cores()} cores, Python {platform.python_version()}, level {args.level}: "
-        f"{ {g: ismcts.level(g, args.level) for g in names} }"
+        f"{ {g: settings(g, args.level) for g in names} }"
         + (" (no time cap in the games)" if args.uncapped else "")
     )
     for game in names:

@@ -93,6 +93,18 @@ def test_every_game_lists_the_search_bot_and_the_levels() -> None:
         assert isinstance(bot_factory(game, "hard")(), ISMCTSBot)
 
 
+def test_super_farmer_names_its_own_levels_and_keeps_the_search_by_name() -> None:
+    from ranchhand.games.super_farmer import LEVELS
+    from ranchhand.games.super_farmer.racer import RacerBot
+
+    assert isinstance(bot_factory("super-farmer", "normal")(), RacerBot)
+    assert set(LEVELS) <= {"normal", "hard"}
+    for name, made in LEVELS.items():
+        assert bot_factory("super-farmer", name) is made
+    assert isinstance(bot_factory("super-farmer", "ismcts")(), ISMCTSBot)
+    assert {"ismcts", "racer", "normal", "hard"} <= set(bot_names("super-farmer"))
+
+
 def test_play_gives_the_bot_its_game() -> None:
     game = load("rancho", 2, max_turns=6)
     seats = [bot_factory("rancho", "ismcts")(), bot_factory("rancho", "random")()]

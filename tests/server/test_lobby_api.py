@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ranchhand.core.registry import GAME_MODULES, game_module
+from ranchhand.core.registry import GAME_MODULES, game_module, own_levels
 from tests.server.conftest import client_for
 
 
@@ -38,11 +38,18 @@ def test_every_game_lists_its_bot_levels_in_words(sqlite_client: Any) -> None:
         by_kind = {level["kind"]: level for level in levels}
         easy = "Greedy (easy)" if "greedy" in game_module(game["id"]).BOTS else "Random (easy)"
         assert by_kind["easy"]["label"] == easy and not by_kind["easy"]["search"]
-        assert by_kind["normal"]["search"] and "0.5 s a move" in by_kind["normal"]["label"]
-        assert by_kind["hard"]["search"] and "3 s a move" in by_kind["hard"]["label"]
+        own = own_levels(game["id"])
+        for strength, cap in (("normal", "0.5 s a move"), ("hard", "3 s a move")):
+            if strength in own:  # the game's own bot, said by its label
+                assert by_kind[strength]["label"].startswith(f"{strength.capitalize()}: ")
+            else:
+                assert by_kind[strength]["search"] and cap in by_kind[strength]["label"]
     farmer = next(g for g in games if g["id"] == "super-farmer")
     labels = {level["kind"]: level["label"] for level in farmer["bot_levels"]}
     assert labels["optimal"].startswith("Optimal") and labels["daring"].startswith("Daring")
+    # Super Farmer's normal level is its racer; the shared search is still offered by name
+    assert labels["normal"].startswith("Normal: Racer")
+    assert labels["ismcts"] == "Search (up to 0.5 s a move)"
 
 
 def test_each_level_seats_a_bot(sqlite_client: Any) -> None:

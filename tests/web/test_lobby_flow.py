@@ -97,12 +97,17 @@ def test_the_lobby_offers_bot_levels_in_words(server: WebServer, context: Any) -
     for kind in ("human", "open", "easy", "normal", "hard", "optimal", "daring", "random"):
         assert kind in values
     assert "Greedy (easy)" in labels
-    assert any(label.startswith("Search (normal") and "s a move" in label for label in labels)
+    assert any(label.startswith("Normal: Racer") for label in labels), labels
+    assert any(label.startswith("Search (") and "s a move" in label for label in labels)
     page.select_option("#seat-kind-1", "hard")
     expect(page.locator("#bot-doc [data-bot-level='hard']")).to_be_visible()
     page.select_option("#game", "rancho")
     values = page.locator("#seat-kind-1 option").evaluate_all("(os) => os.map((o) => o.value)")
     assert "optimal" not in values and {"easy", "normal", "hard"} <= set(values)
+    labels = page.locator("#seat-kind-1 option").evaluate_all(
+        "(os) => os.map((o) => o.textContent)"
+    )
+    assert any(label.startswith("Search (normal") and "s a move" in label for label in labels)
     assert no_null(page.inner_text("body"))
 
 

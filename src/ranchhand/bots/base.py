@@ -18,6 +18,9 @@ class Bot(ABC):
     name: ClassVar[str] = "bot"
     reads_observation: ClassVar[bool] = True
     """False for a bot that chooses without looking (see :meth:`needs_observation`)."""
+    thinks: ClassVar[bool] = False
+    """True for a bot whose decisions take long enough (tenths of a second and more) that
+    a server runs them in its bot pool, off the request path, as it does the search."""
 
     def needs_observation(self, legal_actions: Sequence[Hashable]) -> bool:
         """Whether :meth:`act` will look at the observation to choose among these actions.

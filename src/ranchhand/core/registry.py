@@ -3,7 +3,9 @@
 Games live in ``ranchhand.games.<module>`` and are imported on first use, so
 listing games is cheap and a broken game never stops another from loading.
 A game package exposes ``GAME`` (its :class:`Game` class), ``BOTS`` (bot
-classes by name, besides the shared ``random``) and ``VIEW`` (terminal views).
+classes by name, besides the shared ``random``) and ``VIEW`` (terminal views), and may
+expose ``LEVELS``: its own bots for the levels ``normal`` and ``hard`` where the shared
+search is not its strongest player (Super Farmer's solved racer).
 """
 
 from __future__ import annotations
@@ -91,7 +93,15 @@ def games() -> list[dict[str, Any]]:
 SHARED_BOTS = ("random", "ismcts")
 """Bots every game has: the uniform random bot and the search bot."""
 LEVELS = ("easy", "normal", "hard")
-"""Levels a person picks by name: the greedy bot, ismcts, ismcts with a bigger budget."""
+"""Levels a person picks by name: the greedy bot, ismcts, ismcts with a bigger budget (or,
+where a game names them in its ``LEVELS``, the game's own bots)."""
+
+
+def own_levels(name: str) -> dict[str, Callable[[], Any]]:
+    """The bots ``name`` seats at the levels it names itself (``normal``, ``hard``); the
+    other levels are the shared ones."""
+    levels: dict[str, Callable[[], Any]] = getattr(game_module(name), "LEVELS", {})
+    return levels
 
 
 def bot_names(name: str) -> list[str]:
@@ -100,7 +110,8 @@ def bot_names(name: str) -> list[str]:
 
 def bot_factory(game: str | Game, bot: str) -> Callable[[], Any]:
     """The constructor of bot ``bot`` for ``game`` (``random`` and ``ismcts`` work for every
-    game, and so do the levels ``easy``, ``normal`` and ``hard``).
+    game, and so do the levels ``easy``, ``normal`` and ``hard``: greedy, then ismcts at
+    two budgets, unless the game names its own bots for them in ``LEVELS``).
 
     Given a loaded game, search bots are made with it; given a name, they are
     given the game by ``play`` (``bind``) before their first move.
@@ -115,6 +126,9 @@ def bot_factory(game: str | Game, bot: str) -> Callable[[], Any]:
         return RandomBot
     if bot == "easy":
         return bots.get("greedy", RandomBot)
+    levels = own_levels(name)
+    if bot in levels:
+        return levels[bot]
     if bot in ("ismcts", "normal", "hard"):
         return functools.partial(ISMCTSBot, loaded, **level(canonical_name(name), bot))
     if bot not in bots:

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Engine, distinct, func, select, true
 
-from ranchhand.core.registry import canonical_name, game_module
+from ranchhand.core.registry import canonical_name, game_module, own_levels
 from ranchhand.server import store
 from ranchhand.server.live import is_search
 
@@ -60,8 +60,6 @@ def bot_levels(game: str) -> list[dict[str, Any]]:
     ``POST /api/tables`` takes), ``label`` (what the lobby shows), ``search`` (it thinks
     for seconds a move, off the request path), ``doc`` (one sentence) and ``same_as`` (the
     registry's other names for it, also accepted)."""
-    from ranchhand.bots.ismcts import level
-
     name = canonical_name(game)
     own = game_module(name).BOTS
     levels = []
@@ -76,22 +74,32 @@ def bot_levels(game: str) -> list[dict[str, Any]]:
             "same_as": ["greedy"] if greedy else [],
         }
     )
-    for strength, aliases in (("normal", ["ismcts"]), ("hard", [])):
-        cap = level(name, strength).get("time_cap")
-        thinking = f", up to {cap:g} s a move" if cap else ""
-        levels.append(
-            {
-                "kind": strength,
-                "label": f"Search ({strength}{thinking})",
-                "search": is_search(name, strength),
-                "doc": "Plays many possible games to the end from here (what it cannot see "
-                "is guessed) and picks the move that won most; "
-                + ("it looks longer than normal." if strength == "hard" else "a fair match."),
-                "same_as": aliases,
-            }
-        )
+    mine = own_levels(name)
+    covered = {"greedy"}
+    for strength in ("normal", "hard"):
+        if strength in mine:
+            made = mine[strength]
+            cls = getattr(made, "func", made)
+            aliases = [kind for kind, bot in own.items() if bot is made]
+            covered.update(aliases)
+            levels.append(
+                {
+                    "kind": strength,
+                    "label": f"{strength.capitalize()}: "
+                    + (getattr(cls, "label", None) or cls.__name__),
+                    "search": is_search(name, strength),
+                    "doc": _first_line(cls),
+                    "same_as": aliases,
+                }
+            )
+            continue
+        aliases = ["ismcts"] if strength == "normal" else []
+        covered.update(aliases)
+        levels.append(_search_level(name, strength, strength, aliases))
+    if "ismcts" not in covered:
+        levels.append(_search_level(name, "ismcts", "normal", []))
     for kind in sorted(own):
-        if kind == "greedy":
+        if kind in covered:
             continue
         levels.append(
             {
@@ -112,6 +120,24 @@ def bot_levels(game: str) -> list[dict[str, Any]]:
         }
     )
     return levels
+
+
+def _search_level(game: str, kind: str, strength: str, aliases: list[str]) -> dict[str, Any]:
+    """The shared search (``ismcts``) at ``strength``'s budget, offered as ``kind``."""
+    from ranchhand.bots.ismcts import level
+
+    cap = level(game, strength).get("time_cap")
+    thinking = f"up to {cap:g} s a move" if cap else ""
+    named = ", ".join(w for w in (strength if kind == strength else "", thinking) if w)
+    return {
+        "kind": kind,
+        "label": f"Search ({named})",
+        "search": is_search(game, kind),
+        "doc": "Plays many possible games to the end from here (what it cannot see "
+        "is guessed) and picks the move that won most; "
+        + ("it looks longer than normal." if strength == "hard" else "a fair match."),
+        "same_as": aliases,
+    }
 
 
 def _first_line(cls: Any) -> str:

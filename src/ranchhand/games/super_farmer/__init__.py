@@ -2,7 +2,9 @@
 
 The package exposes ``GAME`` (the rules), ``BOTS`` (the greedy and daring strategies,
 the solved solitaire's ``optimal``, and ``racer``, which races other farmers with it;
-"random" is shared by every game) and ``VIEW`` (the terminal view).
+"random" is shared by every game), ``LEVELS`` (the bots a person meets at ``normal``
+and ``hard``: the racer, which wins more than the shared search in far less time) and
+``VIEW`` (the terminal view).
 """
 
 from ranchhand.games.super_farmer.bots import DaringBot, GreedyBot
@@ -18,4 +20,5 @@ BOTS: dict[str, type] = {
     "optimal": OptimalBot,
     "racer": RacerBot,
 }
-__all__ = ["BOTS", "GAME", "VIEW"]
+LEVELS: dict[str, type] = {"normal": RacerBot}
+__all__ = ["BOTS", "GAME", "LEVELS", "VIEW"]
