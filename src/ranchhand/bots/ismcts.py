@@ -17,7 +17,9 @@ A new node is followed by a rollout with the game's ``greedy`` bot (or ``random`
 cut after ``rollout_depth`` steps and scored by ``state.evaluate()`` where a game
 offers it. The budget is a number of iterations, so a decision is reproducible from
 the generator it is given; ``time_cap`` stops a search early on a slow machine (then
-it is not reproducible).
+it is not reproducible). The cap counts the CPU seconds of the searching thread, not the
+clock: a machine busy with other work makes a search take longer, but does not cut it
+short and change the move (the arena's and the lab's ladders stay the same under load).
 
 Rollouts are paired (common random numbers, ``core.streams``): the ``j``-th iteration that
 tries a move at the root imagines its table and draws every card and die from stream ``j``,
@@ -319,7 +321,7 @@ class ISMCTSBot(Bot):
             self._rollout_bot(game),
             game.compiled_playout(self.rollout),
         )
-        started = time.perf_counter()
+        started = time.thread_time()
         done = 0
         budget = self.iterations
         if self.per_two_players:
@@ -328,7 +330,7 @@ class ISMCTSBot(Bot):
         while done < budget:
             self._iterate(game, observation, search, rng)
             done += 1
-            if self.time_cap is not None and time.perf_counter() - started > self.time_cap:
+            if self.time_cap is not None and time.thread_time() - started > self.time_cap:
                 break
         self.searched = done
         root = search.root
