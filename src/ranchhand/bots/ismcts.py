@@ -90,13 +90,7 @@ NORMAL: dict[str, dict[str, Any]] = {
         "width": 4,
         "iterations_at": {3: 750, 4: 700, 5: 600},
     },
-    "glory-ranch": {
-        "iterations": 100,
-        "depth": 1,
-        "opponents": "rollout",
-        "per_two_players": True,
-        "iterations_at": {4: 300},
-    },
+    "glory-ranch": {"iterations": 600, "depth": 1, "opponents": "rollout", "per_two_players": True},
 }
 """The ``normal`` level per game: what averages at most 0.25 s a decision on this project's
 2-core machine (benchmarks/strength.py measures it); others get 100 iterations.
@@ -111,9 +105,9 @@ and greedy's own choice are weighed (``width``) instead of about 70 placements. 
 cut after 12 steps and scored by ``evaluate()`` (the points if the game ended then, which
 miss what greedy builds toward) lost to greedy with that width: more rollouts a move only
 made the search surer of a biased estimate (docs/games/rocket-ranchers.md). Glory Ranch is
-flat with full greedy rollouts in its compiled engine, 100 at two players and 300 at four
-(0.18 s of CPU a decision there; it won 55 of 100 four-player games as one seat against
-three greedy, docs/games/glory-ranch.md); other table sizes scale 100 by two players."""
+flat with full greedy rollouts in its compiled engine, 600 at two players and fewer at
+more (300 at four: it won 55 of 100 four-player games as one seat against three greedy,
+docs/games/glory-ranch.md), about 0.1-0.2 s of CPU a decision at every size."""
 HARD = 6
 """The ``hard`` level searches this many times longer than ``normal``."""
 
