@@ -60,6 +60,7 @@ made of free moves always ends, and soon.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -110,6 +111,12 @@ more (300 at four: it won 55 of 100 four-player games as one seat against three 
 docs/games/glory-ranch.md), about 0.1-0.2 s of CPU a decision at every size."""
 HARD = 6
 """The ``hard`` level searches this many times longer than ``normal``."""
+
+
+def at_level(game: Game | None, name: str, strength: str) -> Callable[[], ISMCTSBot]:
+    """The constructor of the search at level ``strength`` (``ismcts`` is ``normal``) of
+    game ``name``, made with ``game`` when it is loaded (``core.registry.bot_factory``)."""
+    return functools.partial(ISMCTSBot, game, **level(name, strength))
 
 
 def level(game: str, name: str) -> dict[str, Any]:

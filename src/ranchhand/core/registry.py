@@ -10,7 +10,6 @@ search is not its strongest player (Super Farmer's solved racer).
 
 from __future__ import annotations
 
-import functools
 import importlib
 from collections.abc import Callable
 from types import ModuleType
@@ -92,6 +91,19 @@ def games() -> list[dict[str, Any]]:
 
 SHARED_BOTS = ("random", "ismcts")
 """Bots every game has: the uniform random bot and the search bot."""
+RANDOM = "ranchhand.bots.random_bot:RandomBot"
+SEARCH = "ranchhand.bots.ismcts:at_level"
+"""Where the shared bots live, by name as the games are: the ground knows its tenants only
+as names it imports on first use, never by an import of its own (``bots`` builds on
+``core``, not the other way round). ``at_level(game, name, level)`` gives the search's
+constructor at a level."""
+
+
+def _shared(path: str) -> Any:
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
 LEVELS = ("easy", "normal", "hard")
 """Levels a person picks by name: the greedy bot, ismcts, ismcts with a bigger budget (or,
 where a game names them in its ``LEVELS``, the game's own bots)."""
@@ -116,21 +128,19 @@ def bot_factory(game: str | Game, bot: str) -> Callable[[], Any]:
     Given a loaded game, search bots are made with it; given a name, they are
     given the game by ``play`` (``bind``) before their first move.
     """
-    from ranchhand.bots.ismcts import ISMCTSBot, level
-    from ranchhand.bots.random_bot import RandomBot
-
+    random_bot = _shared(RANDOM)
     loaded = game if isinstance(game, Game) else None
     name = game.id if isinstance(game, Game) else game
     bots = game_module(name).BOTS
     if bot == "random":
-        return RandomBot
+        return random_bot  # type: ignore[no-any-return]
     if bot == "easy":
-        return bots.get("greedy", RandomBot)
+        return bots.get("greedy", random_bot)  # type: ignore[no-any-return]
     levels = own_levels(name)
     if bot in levels:
         return levels[bot]
     if bot in ("ismcts", "normal", "hard"):
-        return functools.partial(ISMCTSBot, loaded, **level(canonical_name(name), bot))
+        return _shared(SEARCH)(loaded, canonical_name(name), bot)  # type: ignore[no-any-return]
     if bot not in bots:
         raise OptionError(
             f"{canonical_name(name)} has no bot {bot!r}; bots are: {', '.join(bot_names(name))}"
