@@ -9,15 +9,24 @@ the chance to finish first from there:
 
 * a full farm: won now (1);
 * a farm one exchange completes: won at the next turn if nobody finishes before;
-* another farm: ``E[S(1 + T)]``, ``T`` the turns the solitaire policy still needs from it.
+* another farm, ``T`` the turns the solitaire policy still needs from it (so it wins in
+  our turn ``1 + T`` from now): ``E[S(2 + T)]``, one turn later than ``E[S(1 + T)]``.
+  The one-roll scoring weighs the table's row by ``g`` once more than its own turns
+  call for; it is kept as it is, since the ``normal`` level was measured with it.
 
 ``S(t)``, the *deadline*, is the chance that no other farmer has won before this one's
 ``t``-th turn from now: from solitaires simulated by the policy from each other farm
 (``solver.race.Race.deadline``). Written as a sum of exponentials ``g**(t - 1)``, it makes
-``E[S(1 + T)]`` a weighted sum of the table's ``E[g**T]`` (``solver.race``). Far from the
+``E[S(k + T)]`` a weighted sum of the table's ``E[g**T]`` (``solver.race``). Far from the
 end the deadline is far off and the racer plays close to the solitaire's policy; when
 another farmer nears the end, it takes the exchange that most often wins soon, even if
 it loses more on average. Ties go to the fewer expected turns.
+
+``RacerBot(rolls=2)`` (the ``hard`` level) looks two rolls ahead: after each first roll,
+the choice it would make at its next turn among every exchange the herd offers then (or
+rolling), over the 25 second rolls, a farm after those scored ``E[S(2 + T)]``, counted
+as :meth:`RacerBot.two_rolls` says. Its arrays are numpy's, its rolls and exchange tests
+the solver's compiled kernel (up to about a million farms rolled in a decision).
 
 Alone at the table, with ``exchanges=many`` after its one exchange, or where no solved
 policy or race table is to be had, it plays ``optimal``. A farm the solitaire never meets
@@ -35,19 +44,24 @@ import numpy as np
 
 from ranchhand.games.super_farmer.actions import Roll, Trade
 from ranchhand.games.super_farmer.bots import after
-from ranchhand.games.super_farmer.farm import full
 from ranchhand.games.super_farmer.optimal import OptimalBot, log
 from ranchhand.games.super_farmer.tables import FARM
 
 
 class RacerBot(OptimalBot):
-    """One roll of lookahead, each farm scored by its chance to win the race."""
+    """One roll of lookahead (or two: ``rolls=2``), each farm scored by its chance to win
+    the race."""
 
     name = "racer"
     label = "Racer (solved play, races the others)"
     warned_race = False
     GAMES: ClassVar[int] = 1000
     """Solitaires simulated per other farmer to find when it may win."""
+
+    def __init__(self, rolls: int = 1) -> None:
+        if rolls not in (1, 2):
+            raise ValueError(f"the racer looks one or two rolls ahead, not {rolls}")
+        self.rolls = rolls
 
     def act(
         self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random
@@ -110,26 +124,29 @@ class RacerBot(OptimalBot):
         completes (``winnable``); for a farm the solitaire never meets, the row of the
         nearest live farm below it that keeps its species."""
         rows = table.rows(farms)
-        for i in np.flatnonzero(rows < 0):
-            if not winnable[i] and not full(farms[i]):
-                rows[i] = self.nearest(farms[i], table)
+        lost = (rows < 0) & ~winnable & ~(farms[:, list(FARM)] > 0).all(axis=1)
+        rows[lost] = self.nearest(farms[lost], table)
         return rows
 
     @staticmethod
-    def nearest(farm: np.ndarray, table: Any) -> int:
-        """The row of a live farm reached from ``farm`` by taking away animals one at a
-        time, the most numerous kind first, never the last of a kind; 0 (the empty farm)
-        if none is met."""
-        probe = farm.copy()
-        for _ in range(int(probe.sum())):
-            spare = np.where(probe > 1, probe, 0)
-            if not spare.any():
-                break
-            probe[int(np.argmax(spare))] -= 1
-            row = int(table.rows(probe[None, :])[0])
-            if row >= 0:
-                return row
-        return 0
+    def nearest(farms: np.ndarray, table: Any) -> np.ndarray:
+        """For each farm (rows of ``farms``), the row of a live farm reached from it by
+        taking away animals one at a time, the most numerous kind first (the first such
+        kind on a tie), never the last of a kind; 0 (the empty farm) if none is met. All
+        the farms step together, each until it meets a live farm or has nothing spare."""
+        probe = np.array(farms, np.int64).reshape(-1, 7)
+        rows = np.zeros(len(probe), np.int64)
+        pending = np.arange(len(probe))
+        while pending.size:
+            spare = np.where(probe[pending] > 1, probe[pending], 0)
+            movable = spare.any(axis=1)
+            pending, spare = pending[movable], spare[movable]
+            probe[pending, np.argmax(spare, axis=1)] -= 1
+            found = table.rows(probe[pending])
+            met = found >= 0
+            rows[pending[met]] = found[met]
+            pending = pending[~met]
+        return rows
 
     def lookahead(
         self,
@@ -142,41 +159,162 @@ class RacerBot(OptimalBot):
         """For each choice (roll, or an exchange then roll): the chance to win the race
         (``weights`` on the exponentials ``g``: 0 and the table's) and the expected turns
         to win, over the 25 rolls of the dice (the solver's ``roll``, which the tests hold
-        equal to the rules', each farm breeding from the herd the choice leaves)."""
-        from ranchhand.games.super_farmer.solver import kernel
-
+        equal to the rules', each farm breeding from the herd the choice leaves); two
+        rolls deep if the racer looks so far (:meth:`two_rolls`)."""
         rules, table = contest.rules, contest.table
         mine = np.array(state.animals[me], np.int64)
-        herd = np.array(state.herd, np.int64)
-        points = np.repeat(mine[None, :], len(choices), axis=0)
-        for i, choice in enumerate(choices):
-            if isinstance(choice, Trade):
-                points[i] += np.array(choice.take) - np.array(choice.give)
-        faces = len(rules.faces)
-        rolled = np.empty((len(choices) * faces, 7), np.int64)
-        winnable = np.empty(len(rolled), np.bool_)
-        kernel.rolled_and_winnable(
-            points,
-            np.repeat((mine + herd)[None, :], len(choices), axis=0),  # farm + herd
-            rules.faces,
-            rules.flags,
-            rules.give,
-            rules.take,
-            rolled,
-            winnable,
-        )
-        won = (rolled[:, list(FARM)] > 0).all(axis=1)
-        rows = self.rows(table, rolled, winnable)
+        box = mine + np.array(state.herd, np.int64)  # our farm and the herd it breeds from
+        if self.rolls == 2:
+            return self.two_rolls(self.points(mine, choices), box, rules, table, weights)
+        _, won, _, rows = self.outcomes(self.points(mine, choices), box, rules, table)
         live = rows >= 0
         # E[g**(T - 1)] of the turns T from now, per farm after the roll and per g
         grid = np.concatenate(([0.0], table.gammas))
-        powers = np.broadcast_to(grid, (len(rolled), len(grid))).copy()  # won next turn
+        powers = np.broadcast_to(grid, (len(rows), len(grid))).copy()  # won next turn
         powers[won] = 1.0
-        powers[live] = grid * np.concatenate(
+        powers[live] = grid * np.concatenate(  # E[g**(1 + T)]: S(2 + T) (module docstring)
             (np.zeros((int(live.sum()), 1)), table.powers[rows[live]]), axis=1
         )
         turns = np.where(won, 0.0, 1.0)
         turns[live] = table.turns[rows[live]]
-        shape = (len(choices), faces)
+        shape = (len(choices), len(rules.faces))
         chance = (powers @ weights).reshape(shape)
         return chance @ rules.weights, 1.0 + turns.reshape(shape) @ rules.weights
+
+    def two_rolls(
+        self, points: np.ndarray, box: np.ndarray, rules: Any, table: Any, weights: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`lookahead` two rolls deep, from the farm each choice leaves (``points``)
+        and ``box``, that farm and the herd: after each of the 25 first rolls, the
+        racer's best choice at its next turn (rolling, or any exchange the herd offers
+        then), over the 25 second rolls. With ``S(t)`` the deadline (the chance no one
+        else has won before our ``t``-th turn from now, ``t = 1`` this one; between two
+        of our turns every other farmer plays one) and ``T`` the turns the solitaire
+        policy still needs from a farm at the start of a turn:
+
+        * after the first roll, a full farm wins in this turn: ``S(1)``; a farm one
+          exchange completes wins at our next turn: ``S(2)``; any other farm is worth the
+          best of its choices at our next turn, each of them scored over the second roll:
+        * after the second roll, a full farm wins in our next turn: ``S(2)``; a farm one
+          exchange completes, in the turn after: ``S(3)``; another farm, from the start of
+          our third turn, in turn ``2 + T``: ``E[S(2 + T)]``, which with
+          ``S(t) = sum_k a[k] g[k]**(t - 1)`` is ``sum_k a[k] g[k] E[g[k]**T]`` (the table's
+          row times ``g``). ``S(1..3)`` are read from the same sum.
+
+        The next choice is the one the racer would make then (the highest chance, ties
+        to the fewer expected turns): the others' farms do not depend on ours, so the
+        chance to finish first through it is the same sum over the deadline simulated
+        now. The herd stays the one left now (the others' farms as they are). The
+        expected turns are those of the same paths, as in :meth:`lookahead`."""
+        grid = np.concatenate(([0.0], table.gammas))
+        deadline = [float(grid**t @ weights) for t in range(3)]  # S(1), S(2), S(3)
+        rolled, won, winnable, _ = self.outcomes(points, box, rules, table)
+        chance = np.where(won, deadline[0], deadline[1])
+        turns = np.where(won, 0.0, 1.0)
+        going = np.flatnonzero(~won & ~winnable)
+        if going.size:  # some first rolls leave a farm that is not won by the next turn
+            farms, back = self.distinct(rolled[going], rules)
+            best, fewest = self.next_turn(farms, box, rules, table, weights, deadline)
+            chance[going], turns[going] = best[back], fewest[back]
+        shape = (len(points), len(rules.faces))
+        return (
+            chance.reshape(shape) @ rules.weights,
+            1.0 + turns.reshape(shape) @ rules.weights,
+        )
+
+    def next_turn(
+        self,
+        farms: np.ndarray,
+        box: np.ndarray,
+        rules: Any,
+        table: Any,
+        weights: np.ndarray,
+        deadline: list[float],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For each farm at our next turn (neither full nor winnable): the chance and
+        the expected turns (from that turn) of its best choice, each choice scored over
+        the 25 second rolls (see :meth:`two_rolls`)."""
+        moves = np.concatenate((np.zeros((1, 7), np.int64), rules.take - rules.give))
+        offered = np.ones((len(farms), len(moves)), np.bool_)  # rolling, then each exchange
+        offered[:, 1:] = (
+            (farms[:, None, :] >= rules.give[None, :, :])
+            & (rules.take[None, :, :] <= (box - farms)[:, None, :])
+        ).all(axis=2)
+        farm_of, move = np.nonzero(offered)  # grouped by farm, rolling first
+        points, back = self.distinct(farms[farm_of] + moves[move], rules)
+        _, won, _, rows = self.outcomes(points, box, rules, table)
+        live = rows >= 0
+        chance = np.where(won, deadline[1], deadline[2])
+        chance[live] = table.powers[rows[live]] @ (table.gammas * weights[1:])
+        turns = np.where(won, 0.0, 1.0)
+        turns[live] = table.turns[rows[live]]
+        shape = (len(points), len(rules.faces))
+        chances = (chance.reshape(shape) @ rules.weights)[back]
+        expected = (1.0 + turns.reshape(shape) @ rules.weights)[back]
+        starts = np.flatnonzero(np.concatenate(([True], farm_of[1:] != farm_of[:-1])))
+        best = np.maximum.reduceat(chances, starts)
+        close = chances >= best[farm_of] - 1e-9
+        return best, np.minimum.reduceat(np.where(close, expected, np.inf), starts)
+
+    @staticmethod
+    def points(mine: np.ndarray, choices: Sequence[Hashable]) -> np.ndarray:
+        """The farm each choice leaves before the dice: ``mine``, or after the exchange."""
+        points = np.repeat(mine[None, :], len(choices), axis=0)
+        for i, choice in enumerate(choices):
+            if isinstance(choice, Trade):
+                points[i] += np.array(choice.take) - np.array(choice.give)
+        return points
+
+    @staticmethod
+    def distinct(farms: np.ndarray, rules: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct farms among ``farms`` and, for each farm, its index among them."""
+        _, first, back = np.unique(farms @ rules.strides, return_index=True, return_inverse=True)
+        return farms[first], back.reshape(-1)
+
+    def outcomes(
+        self, points: np.ndarray, box: np.ndarray, rules: Any, table: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Each farm of ``points`` rolled with each of the 25 faces (rows ``i * 25 + f``),
+        breeding from ``box`` less the farm (the solver's ``roll``): the farms, which are
+        full, which one exchange with that herd completes, and their rows (:meth:`rows`).
+        A farm the table holds is live in the solitaire, whose herd is the larger, so no
+        exchange completes it here either: only the distinct farms the table lacks are
+        tried, face by face, rolled again by the compiled kernel that tries them."""
+        from ranchhand.games.super_farmer.solver import kernel
+
+        faces = len(rules.faces)
+        rolled = np.empty((len(points) * faces, 7), np.int64)
+        winnable = np.zeros(len(rolled), np.bool_)
+        none = np.empty((0, 7), np.int64)  # no exchange tried: only the roll
+        boxes = np.repeat(box[None, :], len(points), axis=0)
+        kernel.rolled_and_winnable(
+            points, boxes, rules.faces, rules.flags, none, none, rolled, winnable
+        )
+        won = np.asarray((rolled[:, list(FARM)] > 0).all(axis=1))
+        rows = table.rows(rolled)
+        unknown = np.flatnonzero((rows < 0) & ~won)
+        _, first, back = np.unique(
+            rolled[unknown] @ rules.strides, return_index=True, return_inverse=True
+        )
+        point, face = np.divmod(unknown[first], faces)
+        tried = np.empty(len(first), np.bool_)
+        for f in np.unique(face):
+            some = np.flatnonzero(face == f)
+            again = np.empty((len(some), 7), np.int64)
+            answers = np.empty(len(some), np.bool_)
+            kernel.rolled_and_winnable(
+                points[point[some]],
+                boxes[: len(some)],
+                rules.faces[f : f + 1],
+                rules.flags,
+                rules.give,
+                rules.take,
+                again,
+                answers,
+            )
+            tried[some] = answers
+        found = np.full(len(first), -1, np.int64)
+        found[~tried] = self.nearest(rolled[unknown[first[~tried]]], table)
+        back = back.reshape(-1)
+        winnable[unknown], rows[unknown] = tried[back], found[back]
+        return rolled, won, winnable, rows
