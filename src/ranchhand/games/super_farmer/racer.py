@@ -236,10 +236,10 @@ class RacerBot(OptimalBot):
         the 25 second rolls (see :meth:`two_rolls`)."""
         moves = np.concatenate((np.zeros((1, 7), np.int64), rules.take - rules.give))
         offered = np.ones((len(farms), len(moves)), np.bool_)  # rolling, then each exchange
-        offered[:, 1:] = (
-            (farms[:, None, :] >= rules.give[None, :, :])
-            & (rules.take[None, :, :] <= (box - farms)[:, None, :])
-        ).all(axis=2)
+        room = box - farms
+        for k in range(7):  # what each exchange gives and takes of kind k, farm by farm
+            offered[:, 1:] &= farms[:, k : k + 1] >= rules.give[:, k]
+            offered[:, 1:] &= room[:, k : k + 1] >= rules.take[:, k]
         farm_of, move = np.nonzero(offered)  # grouped by farm, rolling first
         points, back = self.distinct(farms[farm_of] + moves[move], rules)
         _, won, _, rows = self.outcomes(points, box, rules, table)
