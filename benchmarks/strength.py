@@ -188,6 +188,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="games at 2 players")
     parser.add_argument("--games4", type=int, default=40, help="games at 4 players (0: skip)")
     parser.add_argument("--timing-games", type=int, default=2, help="games timed alone")
+    parser.add_argument(
+        "--timing-players",
+        default="2,4",
+        help="table sizes timed, comma separated (default: 2,4)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--against", default="greedy", help="the bot in every other seat (default: greedy)"
@@ -246,7 +251,8 @@ def main() -> None:
                 f"{wins / played:.0%} (95% {low:.0%}..{high:.0%})",
                 flush=True,
             )
-        for players in (2, 4) if args.timing_games else ():
+        sizes = [int(size) for size in args.timing_players.split(",")]
+        for players in sizes if args.timing_games else ():
             mean, per_choice, slowest, count = timing(
                 game, args.level, args.timing_games, args.seed, players
             )
