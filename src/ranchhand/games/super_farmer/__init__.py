@@ -3,12 +3,13 @@
 The package exposes ``GAME`` (the rules), ``BOTS`` (the greedy and daring strategies,
 the solved solitaire's ``optimal``, and ``racer``, which races other farmers with it;
 "random" is shared by every game), ``LEVELS`` (the bots a person meets at ``normal``
-and ``hard``: the racer, which wins more than the shared search in far less time) and
-``VIEW`` (the terminal view).
+and ``hard``: the racer one and two rolls ahead, which win more than the shared search in
+far less time) and ``VIEW`` (the terminal view).
 """
 
 from ranchhand.games.super_farmer.bots import DaringBot, GreedyBot
 from ranchhand.games.super_farmer.game import SuperFarmerGame
+from ranchhand.games.super_farmer.levels import LEVELS
 from ranchhand.games.super_farmer.optimal import OptimalBot
 from ranchhand.games.super_farmer.racer import RacerBot
 from ranchhand.games.super_farmer.view import VIEW
@@ -20,5 +21,4 @@ BOTS: dict[str, type] = {
     "optimal": OptimalBot,
     "racer": RacerBot,
 }
-LEVELS: dict[str, type] = {"normal": RacerBot}
 __all__ = ["BOTS", "GAME", "LEVELS", "VIEW"]
