@@ -125,7 +125,7 @@ class RacerBot(OptimalBot):
         completes (``winnable``); for a farm the solitaire never meets, the row of the
         nearest live farm below it that keeps its species."""
         rows = table.rows(farms)
-        lost = (rows < 0) & ~winnable & ~(farms[:, list(FARM)] > 0).all(axis=1)
+        lost = (rows < 0) & ~winnable & ~full_farms(farms)
         rows[lost] = self.nearest(farms[lost], table)
         return rows
 
@@ -168,20 +168,9 @@ class RacerBot(OptimalBot):
         if self.rolls == 2:
             return self.two_rolls(self.points(mine, choices), box, rules, table, weights)
         _, won, _, rows = self.outcomes(self.points(mine, choices), box, rules, table)
-        live = rows >= 0
-        # E[g**(t - 1)], t our turn from now in which we win, per farm after the roll and
-        # per g (so that S(t) is these times the weights)
-        grid = np.concatenate(([0.0], table.gammas))
-        powers = np.broadcast_to(grid, (len(rows), len(grid))).copy()  # won next turn
-        powers[won] = 1.0
-        powers[live] = np.concatenate(  # E[g**T]: S(1 + T)
-            (np.zeros((int(live.sum()), 1)), table.powers[rows[live]]), axis=1
-        )
-        turns = np.where(won, 0.0, 1.0)
-        turns[live] = table.turns[rows[live]]
-        shape = (len(choices), len(rules.faces))
-        chance = (powers @ weights).reshape(shape)
-        return chance @ rules.weights, 1.0 + turns.reshape(shape) @ rules.weights
+        # full now: S(1); one exchange completes it: S(2); live: E[S(1 + T)], the row
+        chance, turns = self.scored(won, rows, table, first_turns(table, weights)[:2], weights[1:])
+        return over_rolls(chance, turns, rules)
 
     def two_rolls(
         self, points: np.ndarray, box: np.ndarray, rules: Any, table: Any, weights: np.ndarray
@@ -208,8 +197,7 @@ class RacerBot(OptimalBot):
         chance to finish first through it is the same sum over the deadline simulated
         now. The herd stays the one left now (the others' farms as they are). The
         expected turns are those of the same paths, as in :meth:`lookahead`."""
-        grid = np.concatenate(([0.0], table.gammas))
-        deadline = [float(grid**t @ weights) for t in range(3)]  # S(1), S(2), S(3)
+        deadline = first_turns(table, weights)
         rolled, won, winnable, _ = self.outcomes(points, box, rules, table)
         chance = np.where(won, deadline[0], deadline[1])
         turns = np.where(won, 0.0, 1.0)
@@ -218,11 +206,7 @@ class RacerBot(OptimalBot):
             farms, back = self.distinct(rolled[going], rules)
             best, fewest = self.next_turn(farms, box, rules, table, weights, deadline)
             chance[going], turns[going] = best[back], fewest[back]
-        shape = (len(points), len(rules.faces))
-        return (
-            chance.reshape(shape) @ rules.weights,
-            1.0 + turns.reshape(shape) @ rules.weights,
-        )
+        return over_rolls(chance, turns, rules)
 
     def next_turn(
         self,
@@ -245,18 +229,27 @@ class RacerBot(OptimalBot):
         farm_of, move = np.nonzero(offered)  # grouped by farm, rolling first
         points, back = self.distinct(farms[farm_of] + moves[move], rules)
         _, won, _, rows = self.outcomes(points, box, rules, table)
-        live = rows >= 0
-        chance = np.where(won, deadline[1], deadline[2])
-        chance[live] = table.powers[rows[live]] @ (table.gammas * weights[1:])
-        turns = np.where(won, 0.0, 1.0)
-        turns[live] = table.turns[rows[live]]
-        shape = (len(points), len(rules.faces))
-        chances = (chance.reshape(shape) @ rules.weights)[back]
-        expected = (1.0 + turns.reshape(shape) @ rules.weights)[back]
+        # one turn later than lookahead's: S(2), S(3) and E[S(2 + T)], the row times g
+        chance, turns = self.scored(won, rows, table, deadline[1:], table.gammas * weights[1:])
+        chances, expected = (part[back] for part in over_rolls(chance, turns, rules))
         starts = np.flatnonzero(np.concatenate(([True], farm_of[1:] != farm_of[:-1])))
         best = np.maximum.reduceat(chances, starts)
         close = chances >= best[farm_of] - 1e-9
         return best, np.minimum.reduceat(np.where(close, expected, np.inf), starts)
+
+    @staticmethod
+    def scored(
+        won: np.ndarray, rows: np.ndarray, table: Any, fixed: list[float], live: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each rolled farm's chance to finish first and expected turns: ``fixed[0]`` for
+        a full farm, ``fixed[1]`` for one an exchange completes (no row), and for a live
+        farm its row of ``E[g**T]`` weighed by ``live``."""
+        alive = rows >= 0
+        chance = np.where(won, fixed[0], fixed[1])
+        chance[alive] = table.powers[rows[alive]] @ live
+        turns = np.where(won, 0.0, 1.0)
+        turns[alive] = table.turns[rows[alive]]
+        return chance, turns
 
     @staticmethod
     def points(mine: np.ndarray, choices: Sequence[Hashable]) -> np.ndarray:
@@ -292,7 +285,7 @@ class RacerBot(OptimalBot):
         kernel.rolled_and_winnable(
             points, boxes, rules.faces, rules.flags, none, none, rolled, winnable
         )
-        won = np.asarray((rolled[:, list(FARM)] > 0).all(axis=1))
+        won = full_farms(rolled)
         rows = table.rows(rolled)
         unknown = np.flatnonzero((rows < 0) & ~won)
         _, first, back = np.unique(
@@ -320,3 +313,25 @@ class RacerBot(OptimalBot):
         back = back.reshape(-1)
         winnable[unknown], rows[unknown] = tried[back], found[back]
         return rolled, won, winnable, rows
+
+
+def full_farms(farms: np.ndarray) -> np.ndarray:
+    """Which farms (rows) hold the winning herd: ``farm.full`` over many at once."""
+    return np.asarray((farms[:, list(FARM)] > 0).all(axis=1))
+
+
+def first_turns(table: Any, weights: np.ndarray) -> list[float]:
+    """``S(1)``, ``S(2)`` and ``S(3)``: the deadline at this turn and the next two
+    (``S(t) = sum_k a[k] g[k]**(t - 1)``, the ``g`` being 0 and the table's)."""
+    grid = np.concatenate(([0.0], table.gammas))
+    return [float(grid**t @ weights) for t in range(3)]
+
+
+def over_rolls(chance: np.ndarray, turns: np.ndarray, rules: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per farm before the dice (rows ``i * 25 + f`` rolled with face ``f``): the chance
+    and the expected turns, weighed over the 25 rolls (one turn more for this roll)."""
+    faces = len(rules.faces)
+    return (
+        chance.reshape(-1, faces) @ rules.weights,
+        1.0 + turns.reshape(-1, faces) @ rules.weights,
+    )
