@@ -211,6 +211,7 @@ class ISMCTSBot(Bot):
     """
 
     name = "ismcts"
+    thinks = True
 
     def __init__(
         self,

@@ -96,16 +96,12 @@ class Budget:
 @functools.lru_cache(maxsize=256)
 def is_search(game: str, kind: str) -> bool:
     """Is ``kind`` a search bot in ``game`` (seconds a decision: never inside a request)?
-    The shared search is; a game's own bot is when it says it ``thinks``."""
+    A bot is when its class says it ``thinks``, as the shared search does."""
     if kind == HUMAN:
         return False
-    from ranchhand.bots.ismcts import ISMCTSBot
-
     factory = bot_factory(game, kind)
     made = getattr(factory, "func", factory)
-    return isinstance(made, type) and (
-        issubclass(made, ISMCTSBot) or getattr(made, "thinks", False)
-    )
+    return isinstance(made, type) and bool(getattr(made, "thinks", False))
 
 
 def new_token() -> str:

@@ -9,8 +9,6 @@ both measured); ``ismcts`` stays the shared search by its own name.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from ranchhand.games.super_farmer.racer import RacerBot
 
 
@@ -19,7 +17,7 @@ class TwoRollRacerBot(RacerBot):
 
     name = "racer-2"
     label = "Racer (two rolls ahead)"
-    thinks: ClassVar[bool] = True
+    thinks = True
 
     def __init__(self) -> None:
         super().__init__(rolls=2)
