@@ -29,8 +29,14 @@ def terminal(tmp_path: Path) -> Iterator[tuple[list[str], Path]]:
     play = ["play", "rancho", "--seats", "human,greedy", "--names", "Ann", "--seed", "1"]
     record = ["--record", str(tmp_path / "game.json")]
     command = shlex.join([sys.executable, "-m", "ranchhand", *play, *record])
+    # remain-on-exit: the pane keeps what the program printed last after it exits on
+    # ``quit``, else tmux closes the pane (and its server) before the screen is read
     subprocess.run(
-        [*tmux, "new-session", "-d", "-x", "80", "-y", "24", "-c", str(tmp_path), command],
+        [
+            *tmux,
+            *("new-session", "-d", "-x", "80", "-y", "24", "-c", str(tmp_path), command),
+            *(";", "set-option", "-g", "remain-on-exit", "on"),
+        ],
         check=True,
         env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
     )
