@@ -25,6 +25,10 @@ from typing import Any
 import httpx
 import pytest
 
+from ranchhand.server.limits import RATE_NAMES
+
+UNLIMITED = tuple(f"{name}=off" for name in RATE_NAMES)
+"""``--limit`` items that lift every per-client rate."""
 PG_HOST = os.environ.get("RANCHHAND_TEST_PG_HOST", "127.0.0.1")
 PG_PORT = int(os.environ.get("RANCHHAND_TEST_PG_PORT", "5432"))
 PG_USER = os.environ.get("RANCHHAND_TEST_PG_USER", "postgres")
@@ -95,6 +99,7 @@ class Server:
         workers: int = 1,
         name: str = "server",
         settings: dict[str, Any] | None = None,
+        limits: tuple[str, ...] | None = None,
     ):
         self.db_url = db_url
         self.folder = folder
@@ -104,7 +109,13 @@ class Server:
         """Fields of ``ranchhand.server.app.Settings`` besides ``db`` (``limits`` as
         ``{name: text}``): given, the app is served by uvicorn's factory
         (``app_from_env``, as ``serve --workers`` serves it) instead of ``ranchhand serve``,
-        so a test can set what ``serve`` has no flag for."""
+        so a test can set what ``serve`` has no flag for; the per-client rates are off
+        there too unless it gives ``limits``."""
+        self.limits = UNLIMITED if limits is None else limits
+        """``serve --limit NAME=VALUE`` items. Every per-client rate is off unless a test
+        sets its own: a test is one address playing as fast as the server answers (a
+        fast machine makes dozens of moves a second), and the limits have tests of
+        their own (``client_for`` lifts them the same way)."""
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -127,11 +138,15 @@ class Server:
         self.starts += 1
         command = [sys.executable, "-m", "ranchhand", "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), "--db", self.db_url]
+        for limit in self.limits:
+            command += ["--limit", limit]
         env = None
         if self.settings is not None:
             from ranchhand.server.app import SETTINGS_ENV
 
-            env = {**os.environ, SETTINGS_ENV: json.dumps({"db": self.db_url, **self.settings})}
+            lifted = {"limits": {item.partition("=")[0]: "off" for item in UNLIMITED}}
+            fields = {"db": self.db_url, **lifted, **self.settings}
+            env = {**os.environ, SETTINGS_ENV: json.dumps(fields)}
             command = [sys.executable, "-m", "uvicorn", "ranchhand.server.app:app_from_env"]
             command += ["--factory", "--host", "127.0.0.1", "--port", str(self.port)]
         if self.workers != 1:
