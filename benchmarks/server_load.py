@@ -631,6 +631,7 @@ def server(db_url: str, folder: Path, workers: int) -> Iterator[tuple[str, int]]
     command = [sys.executable, "-m", "ranchhand", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--db", db_url, "--workers", str(workers)]
     command += ["--limit", "actions=off"]  # scripts outrun people (the docstring)
+    command += ["--no-prepare-bots"]  # nothing beside the server while it is measured
     log = (folder / "server.log").open("wb")
     proc = subprocess.Popen(
         command, cwd=folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

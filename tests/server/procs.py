@@ -100,6 +100,7 @@ class Server:
         name: str = "server",
         settings: dict[str, Any] | None = None,
         limits: tuple[str, ...] | None = None,
+        flags: tuple[str, ...] = (),
     ):
         self.db_url = db_url
         self.folder = folder
@@ -111,6 +112,8 @@ class Server:
         (``app_from_env``, as ``serve --workers`` serves it) instead of ``ranchhand serve``,
         so a test can set what ``serve`` has no flag for; the per-client rates are off
         there too unless it gives ``limits``."""
+        self.flags = flags
+        """More ``ranchhand serve`` flags."""
         self.limits = UNLIMITED if limits is None else limits
         """``serve --limit NAME=VALUE`` items. Every per-client rate is off unless a test
         sets its own: a test is one address playing as fast as the server answers (a
@@ -140,6 +143,7 @@ class Server:
         command += ["--port", str(self.port), "--db", self.db_url]
         for limit in self.limits:
             command += ["--limit", limit]
+        command += self.flags
         env = None
         if self.settings is not None:
             from ranchhand.server.app import SETTINGS_ENV

@@ -22,6 +22,15 @@ class Bot(ABC):
     """True for a bot whose decisions take long enough (tenths of a second and more) that
     a server runs them in its bot pool, off the request path, as it does the search."""
 
+    @classmethod
+    def prepare(cls) -> str | None:
+        """Make, once, what this bot reads to play its best and would not make for itself
+        where solving on demand is off (a server): a table cached on disk. Slow (tens of
+        CPU seconds), so a server runs it in a process apart before its tables need it
+        (``ranchhand.server.prepare``). None if there is nothing to make or it is made,
+        else what was made. The base has nothing to make."""
+        return None
+
     def needs_observation(self, legal_actions: Sequence[Hashable]) -> bool:
         """Whether :meth:`act` will look at the observation to choose among these actions.
 

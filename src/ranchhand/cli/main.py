@@ -1052,6 +1052,16 @@ def serve_command(
             "(the server's own address and --public-url's always may).",
         ),
     ] = None,
+    prepare_bots: Annotated[
+        bool | None,
+        typer.Option(
+            "--prepare-bots/--no-prepare-bots",
+            help="Make, once and in a process apart at the lowest priority, the tables "
+            "bots read to play their best (Super Farmer's racer: about 20 CPU s, 300 MB, "
+            "cached). Default: on, unless RANCHHAND_PREPARE_BOTS=0.",
+            show_default=False,
+        ),
+    ] = None,
     open_: Annotated[
         bool,
         typer.Option(
@@ -1093,6 +1103,7 @@ def serve_command(
         public_url=public_url,
         limits=tuple(limit or ()),
         allowed_origins=tuple(allowed_origin or ()),
+        prepare_bots=prepare_bots,
     )
 
 

@@ -195,11 +195,14 @@ def run(
     public_url: str | None = None,
     limits: Sequence[str] = (),
     allowed_origins: Sequence[str] = (),
+    prepare_bots: bool | None = None,
 ) -> None:
     """Serve tables until SIGINT or SIGTERM, then drain and return (the process exits 0).
 
     ``limits`` are ``NAME=VALUE`` items (``serve --limit``, :meth:`Settings.with_limits`);
-    ``allowed_origins`` the other sites whose pages may act here (``--allowed-origin``).
+    ``allowed_origins`` the other sites whose pages may act here (``--allowed-origin``);
+    ``prepare_bots`` makes the tables bots read in a process apart while serving
+    (:mod:`ranchhand.server.prepare`; None: unless ``$RANCHHAND_PREPARE_BOTS`` says no).
 
     Every flag is checked first (:func:`check_options`, the database opened and
     migrated): a bad one raises OptionError before anything listens. A stop signal
@@ -226,6 +229,7 @@ def run(
                 public_url=public_url,
                 limits=limits,
                 allowed_origins=allowed_origins,
+                prepare_bots=prepare_bots,
             )
         except Stopped as signal_name:
             logging.getLogger("ranchhand.server").info("%s before serving: stopped", signal_name)
@@ -244,11 +248,11 @@ def _serve(
     public_url: str | None,
     limits: Sequence[str],
     allowed_origins: Sequence[str],
+    prepare_bots: bool | None,
 ) -> None:
     """:func:`run`'s work, with SIGINT and SIGTERM handled by ``stop``."""
-    import uvicorn
-
-    from ranchhand.server.app import SETTINGS_ENV, Settings, create_app, tune_garbage_collector
+    from ranchhand.server import prepare
+    from ranchhand.server.app import Settings
     from ranchhand.server.limits import uvicorn_options
     from ranchhand.server.notify import is_postgres
     from ranchhand.server.security import allowed_origins as check_allowed_origins
@@ -282,6 +286,19 @@ def _serve(
         "server_header": False,
         **uvicorn_options(settings.limits),  # head deadline (slowloris), connection cap
     }
+    preparing = prepare.start() if prepare.wanted(prepare_bots) else None
+    try:
+        _listen(stop, settings, options, workers)
+    finally:
+        prepare.stop(preparing)
+
+
+def _listen(stop: StopSignals, settings: Any, options: dict[str, Any], workers: int) -> None:
+    """Serve with uvicorn: ``workers`` processes under its supervisor, or this one."""
+    import uvicorn
+
+    from ranchhand.server.app import SETTINGS_ENV, create_app, tune_garbage_collector
+
     if workers > 1:
         os.environ[SETTINGS_ENV] = settings.to_env()
         # uvicorn's supervisor: its signal handlers replace ours for good, and it returns

@@ -64,6 +64,17 @@ class RacerBot(OptimalBot):
             raise ValueError(f"the racer looks one or two rolls ahead, not {rolls}")
         self.rolls = rolls
 
+    @classmethod
+    def prepare(cls) -> str | None:
+        """The race table of the default rules (``solver.race.prepare``): about 20 CPU
+        seconds and 300 MB, once; without numba (the ``fast`` extra) there is none."""
+        try:
+            from ranchhand.games.super_farmer.solver.race import prepare
+        except ImportError:
+            return None
+        made = prepare()
+        return None if made is None else f"Super Farmer's race table for the racer: {made}"
+
     def act(
         self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random
     ) -> Hashable:

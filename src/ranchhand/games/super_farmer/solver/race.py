@@ -36,6 +36,7 @@ from ranchhand.games.super_farmer.solver.solve import (
     Rules,
     Solution,
     cache_path,
+    cached,
 )
 
 GAMMAS = (0.2, 0.35, 0.5, 0.6, 0.7, 0.76, 0.82, 0.86, 0.9, 0.92, 0.94, 0.955, 0.97, 0.98, 0.99)
@@ -70,15 +71,23 @@ class RaceTable:
         return np.where(self.keys[rows] == keys, rows, -1)
 
     def save(self, path: Path) -> None:
+        """Write the table to ``path`` whole or not at all: into a file of its own beside
+        it, then renamed, so a process reading the cache meanwhile (a server's bot pool,
+        while :func:`prepare` runs) never opens half a table."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as out:
-            np.savez(
-                out,
-                format=np.array(FORMAT),
-                turns=self.turns,
-                powers=self.powers,
-                gammas=self.gammas,
-            )
+        part = path.with_name(f".{path.name}.{os.getpid()}.part")
+        try:
+            with part.open("wb") as out:
+                np.savez(
+                    out,
+                    format=np.array(FORMAT),
+                    turns=self.turns,
+                    powers=self.powers,
+                    gammas=self.gammas,
+                )
+            os.replace(part, path)
+        finally:
+            part.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: Path, solution: Solution) -> RaceTable | None:
@@ -121,12 +130,30 @@ def compute(solution: Solution, box: Any = None) -> RaceTable:
 _LOADED: dict[Path, RaceTable] = {}
 
 
+def race_path(options: dict[str, str]) -> Path:
+    """Where the race table of the policy of ``options`` is cached: beside the policy."""
+    policy = cache_path(options)
+    return policy.with_name(policy.name.replace("-solitaire-", "-race-"))
+
+
+def prepare() -> str | None:
+    """Make the race table of the default rules' policy (which ships) if it is not
+    cached: what a server runs once, in a process apart, so that its racers race (where
+    solving on demand is off they play ``optimal`` without it). None if it was there,
+    else where it was written."""
+    solution = cached({})
+    path = race_path(solution.options)
+    if path.exists() and RaceTable.load(path, solution) is not None:
+        return None
+    race_table(solution)
+    return str(path)
+
+
 def race_table(solution: Solution) -> RaceTable:
     """The race table of ``solution``: from this process's memory, else the cache beside
     the policy's, else computed (a line on stderr says so) and cached there, unless
     solving on demand is off (``$RANCHHAND_SOLVE`` is ``never``: :class:`NotSolved`)."""
-    policy = cache_path(solution.options)
-    path = policy.with_name(policy.name.replace("-solitaire-", "-race-"))
+    path = race_path(solution.options)
     if path in _LOADED and len(_LOADED[path].keys) == len(solution.keys):
         return _LOADED[path]
     table = RaceTable.load(path, solution) if path.exists() else None

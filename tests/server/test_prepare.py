@@ -1,0 +1,128 @@
+"""The server prepares its bots' tables in a process apart (``ranchhand.server.prepare``).
+
+The server never solves on demand, so Super Farmer's racer (the ``normal`` level) would
+play ``optimal``'s exchanges for ever on a machine whose cache lacks its race table. A real
+``ranchhand serve`` with an empty cache makes the table once, at the lowest priority,
+while it serves; a racer seated after that races.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from ranchhand.games.super_farmer.levels import TwoRollRacerBot
+from ranchhand.games.super_farmer.racer import RacerBot
+from ranchhand.games.super_farmer.solver import race
+from ranchhand.server import prepare
+from tests.server.procs import Server, create_table, get_view, http_client
+
+FALLBACK = "it plays optimal's exchanges"
+"""The racer's one warning when it has no race table (``RacerBot.act``)."""
+
+
+def play_out(server: Server, seats: list[str]) -> None:
+    """A two-player Super Farmer table of these bots, played to its end."""
+    with http_client() as client:
+        body = {"game": "super-farmer", "players": 2, "seats": seats}
+        table = create_table(client, server.base, body)
+        finished = time.monotonic() + 120
+        while get_view(client, server.base, table["id"], None)["status"] != "finished":
+            assert time.monotonic() < finished, f"{seats} did not finish in 120 s"
+            time.sleep(0.2)
+
+
+def test_the_racer_is_prepared_once_for_both_levels() -> None:
+    preparers = prepare.preparers()
+    assert RacerBot in preparers and TwoRollRacerBot not in preparers  # it inherits it
+    assert all(cls.prepare.__func__ is not prepare.Bot.prepare.__func__ for cls in preparers)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("flag", "env", "wanted"),
+    [
+        (None, None, True),
+        (None, "0", False),
+        (None, "off", False),
+        (True, "0", True),
+        (False, None, False),
+        (None, "1", True),
+    ],
+)
+def test_whether_to_prepare(
+    flag: bool | None, env: str | None, wanted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if env is None:
+        monkeypatch.delenv(prepare.ENV, raising=False)
+    else:
+        monkeypatch.setenv(prepare.ENV, env)
+    assert prepare.wanted(flag) is wanted
+
+
+def test_a_table_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    """The race table goes to a file of its own, then is renamed over the old one: a
+    reader meanwhile sees the old table or the new, and nothing is left beside it."""
+    path = tmp_path / "super-farmer-race-default.npz"
+    path.write_bytes(b"an older table")
+    keys, turns = np.arange(3, dtype=np.int64), np.ones(3, np.float32)
+    powers = np.full((3, len(race.GAMMAS)), 0.5, np.float32)
+    race.RaceTable(keys, turns, powers, np.array(race.GAMMAS)).save(path)
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    with np.load(path) as data:
+        assert list(data["turns"]) == [1.0, 1.0, 1.0]
+
+
+def test_stopping_ends_a_preparing_process() -> None:
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    started = time.monotonic()
+    prepare.stop(sleeper)
+    assert sleeper.poll() is not None and time.monotonic() - started < prepare.GRACE + 5
+    prepare.stop(None)  # nothing started: nothing to do
+
+
+def test_a_server_prepares_the_racer_and_its_racers_then_race(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``serve --prepare-bots`` on an empty cache: the race table appears (one line in the
+    log says so), and a Super Farmer table of racers seated after it plays without the
+    racer's fallback warning."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RANCHHAND_CACHE", str(cache))
+    path = cache / "super-farmer-race-default.npz"
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    with Server(db, tmp_path, flags=("--prepare-bots",)) as server:
+        deadline = time.monotonic() + 300  # about 20 CPU s, at the lowest priority
+        while not path.exists():
+            assert time.monotonic() < deadline, f"no race table after 300 s\n{server.tail()}"
+            time.sleep(0.5)
+        for _ in range(100):  # the line comes as the process ends
+            if "made Super Farmer's race table" in server.tail(200):
+                break
+            time.sleep(0.1)
+        assert f"made Super Farmer's race table for the racer: {path}" in server.tail(200)
+        before = len(server.log_path.read_text())
+        play_out(server, ["racer", "normal"])
+        assert FALLBACK not in server.log_path.read_text()[before:]
+        assert "Traceback" not in server.tail(200)
+    assert sorted(p.name for p in cache.iterdir() if p.name.startswith(".")) == []
+
+
+def test_without_the_flag_nothing_is_prepared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--no-prepare-bots``: no preparing process, so a racer seated on an empty cache
+    plays its fallback (and says so once in the log)."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RANCHHAND_CACHE", str(cache))
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    with Server(db, tmp_path, flags=("--no-prepare-bots",)) as server:
+        play_out(server, ["racer", "greedy"])
+        assert FALLBACK in server.tail(400)
+    assert not cache.exists() or not any(cache.iterdir())
