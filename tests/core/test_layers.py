@@ -1,8 +1,11 @@
-"""The ground knows no tenant: ``ranchhand.core`` imports nothing above it.
+"""The ground knows no tenant: ``ranchhand.core`` imports nothing above it, and the games
+nothing of what is built on them.
 
 Games, bots, the simulator and the front ends build on ``core``; ``core`` names them only
 as module paths it imports on first use (the registry's games and shared bots), so a
-change above never forces a change below, and ``core`` loads alone.
+change above never forces a change below, and ``core`` loads alone. A game builds on
+``core`` and the bots' base; the simulator, the lab, the research adapters and the front
+ends read games, never the other way round.
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ from pathlib import Path
 import ranchhand.core
 
 CORE = Path(ranchhand.core.__file__).parent
+GAMES = CORE.parent / "games"
+ABOVE_GAMES = ("sim", "lab", "envs", "cli", "server", "web")
+"""The packages built on the games."""
 
 
 def imported(path: Path) -> set[str]:
@@ -55,3 +61,13 @@ def test_core_loads_alone() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert result.stdout.strip() == "['core']", result.stdout
+
+
+def test_games_import_nothing_built_on_them() -> None:
+    above = {
+        f"{path.relative_to(GAMES)}: {name}"
+        for path in sorted(GAMES.rglob("*.py"))
+        for name in imported(path)
+        if name.split(".")[:2] in (["ranchhand", part] for part in ABOVE_GAMES)
+    }
+    assert not above, f"games import from what is built on them: {sorted(above)}"

@@ -18,10 +18,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ranchhand.core.game import GameSummary
 from ranchhand.core.registry import canonical_name, load
 from ranchhand.sim.simulate import Report, Simulation, play_one
 from ranchhand.sim.stats import describe, wilson_interval
-from ranchhand.sim.tally import GameSummary, IndexRanges, InOrder, Tally, TurnHistogram
+from ranchhand.sim.tally import IndexRanges, InOrder, Tally, TurnHistogram
 from ranchhand.sim.workers import StopControl, run_pool
 
 

@@ -148,6 +148,19 @@ class GameInfo:
         }
 
 
+@dataclass(frozen=True)
+class GameSummary:
+    """One finished game, as much as a report needs (sent by workers, then dropped): what
+    the simulator's tally and a game's compiled engine both speak, so it lives here."""
+
+    index: int
+    winners: tuple[int, ...]
+    truncated: bool
+    turns: int
+    scores: tuple[float, ...] | None
+    details: dict[str, Any]
+
+
 class Summary:
     """Reduces finished games' :meth:`State.details`, one game at a time, to a report.
 

@@ -15,8 +15,9 @@ from types import ModuleType
 from typing import Any
 
 from ranchhand.core.errors import OptionError
+from ranchhand.core.game import GameSummary
 from ranchhand.sim.simulate import MAX_CHUNK, cores, effective_jobs
-from ranchhand.sim.tally import GameSummary, InOrder
+from ranchhand.sim.tally import InOrder
 from ranchhand.sim.workers import TICK, PoolResult, StopControl, run_pool
 
 Play = Callable[[int], GameSummary]

@@ -16,14 +16,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 
-from ranchhand.core.game import Game, Summary
+from ranchhand.core.game import Game, GameSummary, Summary
 from ranchhand.core.registry import game_class
 from ranchhand.lab.backends import Backend, Progress
 from ranchhand.lab.evaluation import GAME, Evaluation
 from ranchhand.lab.store import Cell, Store
 from ranchhand.lab.trace import LabGame, play_traced
 from ranchhand.sim.simulate import Report, Simulation
-from ranchhand.sim.tally import GameSummary, InOrder, Tally
+from ranchhand.sim.tally import InOrder, Tally
 from ranchhand.sim.workers import StopControl
 
 BATCH = 200

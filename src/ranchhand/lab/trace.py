@@ -14,14 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
-from ranchhand.core.game import CHANCE, State
+from ranchhand.core.game import CHANCE, GameSummary, State
 from ranchhand.core.runner import derive_seed, play
 from ranchhand.lab.evaluation import GAME, Evaluation, searcher
 from ranchhand.lab.flow import Flow, flow
 from ranchhand.lab.impact import labels
 from ranchhand.lab.ludii import MoveFacts, move_facts
 from ranchhand.sim.simulate import Simulation, _worker_setup
-from ranchhand.sim.tally import GameSummary
 
 
 @dataclass(frozen=True)

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from ranchhand.core.errors import OptionError, RecordError, plural
-from ranchhand.core.game import Game
+from ranchhand.core.game import Game, GameSummary
 from ranchhand.core.registry import bot_factory, canonical_name, game_class, load
 from ranchhand.core.runner import derive_seed, play
 from ranchhand.sim.stats import wilson_interval
-from ranchhand.sim.tally import GameSummary, InOrder, Tally
+from ranchhand.sim.tally import InOrder, Tally
 from ranchhand.sim.workers import StopControl, run_pool
 
 __all__ = ["GameSummary", "Report", "Simulation", "StopControl", "simulate"]

@@ -14,22 +14,9 @@ import bisect
 import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from ranchhand.core.game import Summary
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """One finished game, as much as the report needs (sent by workers, then dropped)."""
-
-    index: int
-    winners: tuple[int, ...]
-    truncated: bool
-    turns: int
-    scores: tuple[float, ...] | None
-    details: dict[str, Any]
+from ranchhand.core.game import GameSummary, Summary
 
 
 class TurnHistogram:

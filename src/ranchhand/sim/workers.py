@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from ranchhand.sim.tally import GameSummary, InOrder
+from ranchhand.core.game import GameSummary
+from ranchhand.sim.tally import InOrder
 
 TICK = 0.1
 """Seconds between checks for a stop, a signal or a lost parent (bounds the delay)."""

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from ranchhand.core.game import GameSummary
 from ranchhand.games.glory_ranch.fast import kernel
 from ranchhand.games.glory_ranch.fast.engine import FastGloryRanch, policy_of
-from ranchhand.sim.tally import GameSummary
 
 engine = FastGloryRanch
 __all__ = ["engine", "policy_of", "summary_of"]

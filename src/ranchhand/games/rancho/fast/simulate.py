@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ranchhand.core.game import GameSummary
 from ranchhand.games.rancho.fast.engine import FastRancho, policy_of
-from ranchhand.sim.tally import GameSummary
 
 engine = FastRancho
 __all__ = ["engine", "policy_of", "summary_of"]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ranchhand.core.game import GameSummary
 from ranchhand.games.rocket_ranchers.fast import kernel
 from ranchhand.games.rocket_ranchers.fast.engine import FastRocket, policy_of
-from ranchhand.sim.tally import GameSummary
 
 engine = FastRocket
 __all__ = ["engine", "policy_of", "summary_of"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ranchhand.core.game import GameSummary
 from ranchhand.games.super_farmer.fast.engine import RESULT_COLUMNS, FastSuperFarmer, policy_of
-from ranchhand.sim.tally import GameSummary
 
 engine = FastSuperFarmer
 __all__ = ["engine", "policy_of", "summary_of"]
