@@ -383,7 +383,7 @@ def test_a_negative_count_no_longer_hangs_the_space_check() -> None:
     state.herd[2] += 2
     with pytest.raises(StateError, match=r"data\.players\[0\]\.animals\.cow: a count cannot be"):
         state._validate()
-    assert time.perf_counter() - started < 1
+    assert time.perf_counter() - started < 10  # hours before the fix; milliseconds now
 
 
 @pytest.mark.parametrize(
