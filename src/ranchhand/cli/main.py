@@ -1057,7 +1057,7 @@ def serve_command(
         typer.Option(
             "--prepare-bots/--no-prepare-bots",
             help="Make, once and in a process apart at the lowest priority, the tables "
-            "bots read to play their best (Super Farmer's racer: about 20 CPU s, 300 MB, "
+            "bots read to play their best (Super Farmer's racer: 20-45 CPU s, 520 MB, "
             "cached). Default: on, unless RANCHHAND_PREPARE_BOTS=0.",
             show_default=False,
         ),

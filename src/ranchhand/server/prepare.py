@@ -3,7 +3,7 @@
 The server never solves on demand (a stranger's table must not start a minute of CPU and
 hundreds of MB; ``create_app`` sets ``RANCHHAND_SOLVE=never``), so a bot whose best play
 reads a table made from a shipped one (Super Farmer's racer, the ``normal`` level, reads
-a race table tabled from the shipped solitaire policy: about 20 CPU seconds and 300 MB,
+a race table tabled from the shipped solitaire policy: 20 to 45 CPU seconds, up to 520 MB,
 71 MB cached) would play its fallback for ever on a fresh machine. ``ranchhand serve``
 therefore starts this module's :func:`main` in a process of its own, at the lowest CPU
 priority, once per start: it asks every bot of every game to :meth:`Bot.prepare` what it

@@ -66,8 +66,8 @@ class RacerBot(OptimalBot):
 
     @classmethod
     def prepare(cls) -> str | None:
-        """The race table of the default rules (``solver.race.prepare``): about 20 CPU
-        seconds and 300 MB, once; without numba (the ``fast`` extra) there is none."""
+        """The race table of the default rules (``solver.race.prepare``): 20 to 45 CPU
+        seconds and up to 520 MB, once; without numba (the ``fast`` extra) there is none."""
         try:
             from ranchhand.games.super_farmer.solver.race import prepare
         except ImportError:
