@@ -8,6 +8,8 @@ while it serves; a racer seated after that races.
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -126,3 +128,43 @@ def test_without_the_flag_nothing_is_prepared(
         play_out(server, ["racer", "greedy"])
         assert FALLBACK in server.tail(400)
     assert not cache.exists() or not any(cache.iterdir())
+
+
+def test_ctrl_c_stops_the_server_and_its_preparing_process_cleanly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C at a terminal reaches the whole process group while the table is being
+    made: the server drains and exits 0, the preparing process goes with it (the server
+    stops it), no traceback, and no half-written table is left in the cache."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RANCHHAND_CACHE", str(cache))
+    server = Server(f"sqlite:///{tmp_path / 'tables.db'}", tmp_path, flags=("--prepare-bots",))
+    with server:
+        deadline = time.monotonic() + 60
+        while "tabling the solitaire policy's law of turns" not in server.tail(200):
+            assert time.monotonic() < deadline, f"nothing was being prepared\n{server.tail()}"
+            time.sleep(0.2)
+        assert server.proc is not None
+        group = server.proc.pid
+        os.killpg(group, signal.SIGINT)
+        assert server.proc.wait(30) == 0, server.tail()
+        gone = time.monotonic() + 10
+        while any(Path(f"/proc/{pid}").exists() for pid in in_group(group)):
+            assert time.monotonic() < gone, f"left running: {in_group(group)}"
+            time.sleep(0.1)
+    assert "Traceback" not in server.tail(200)
+    assert not cache.exists() or not any(cache.iterdir()), list(cache.iterdir())
+
+
+def in_group(group: int) -> list[int]:
+    """The processes of process group ``group``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[2]) == group:
+                found.append(int(entry.name))
+    return found

@@ -51,7 +51,9 @@ def main() -> int:
     table made and for each that could not be. Exit 0, or 1 if any failed."""
     os.nice(NICE)
     # Stopped by the server (:func:`stop`): exit at once, so a table half written is removed.
+    # Ctrl-C at the terminal reaches the whole process group; the server stops this one.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ.pop("RANCHHAND_SOLVE", None)  # this process is the one allowed to make them
     failed = 0
     done: set[str] = set()
