@@ -108,6 +108,27 @@ def test_a_table_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
         assert list(data["turns"]) == [1.0, 1.0, 1.0]
 
 
+def test_a_cache_that_cannot_be_written_is_an_error_not_a_table_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The racer's table tabled but not cached (here the cache folder's parent is a file):
+    ``prepare`` says so (``main`` prints it as a table that could not be prepared) instead of
+    reporting a table made. The tabling itself is stood in for by a small table."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("RANCHHAND_CACHE", str(blocker / "cache"))
+    monkeypatch.setattr(race, "_LOADED", {})
+    small = race.RaceTable(
+        np.arange(2, dtype=np.int64),
+        np.ones(2, np.float32),
+        np.full((2, len(race.GAMMAS)), 0.5, np.float32),
+        np.array(race.GAMMAS),
+    )
+    monkeypatch.setattr(race, "compute", lambda solution, box=None: small)
+    with pytest.raises(OSError, match="could not be cached"):
+        race.prepare()
+
+
 def test_stopping_ends_a_preparing_process() -> None:
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     started = time.monotonic()

@@ -140,12 +140,14 @@ def prepare() -> str | None:
     """Make the race table of the default rules' policy (which ships) if it is not
     cached: what a server runs once, in a process apart, so that its racers race (where
     solving on demand is off they play ``optimal`` without it). None if it was there,
-    else where it was written."""
+    else where it was written; OSError if it could not be written."""
     solution = cached({})
     path = race_path(solution.options)
     if path.exists() and RaceTable.load(path, solution) is not None:
         return None
-    race_table(solution)
+    race_table(solution)  # which says on stderr if the cache cannot be written
+    if not path.exists():
+        raise OSError(f"the race table could not be cached in {path}")
     return str(path)
 
 
