@@ -117,6 +117,7 @@ def test_a_cache_that_cannot_be_written_is_an_error_not_a_table_made(
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("RANCHHAND_CACHE", str(blocker / "cache"))
+    monkeypatch.delenv(race.SOLVE_ENV, raising=False)  # an app made earlier set it: never
     monkeypatch.setattr(race, "_LOADED", {})
     small = race.RaceTable(
         np.arange(2, dtype=np.int64),
