@@ -35,11 +35,16 @@ play: $(PLAYER)  ## play Rancho in the browser against two greedy bots (GAME=, S
 terminal: $(PLAYER)  ## the same game in the terminal (GAME=, SEATS=)
 	$(BIN)/ranchhand play $(GAME) --seats $(SEATS)
 
+# The suite runs on every core (up to 4; pytest-xdist, each worker with its own database
+# and browser): on the 2-core machine, 12 minutes instead of 17 from a fresh checkout,
+# numba compiling the four engines included. PYTEST_JOBS=0 runs it in one process.
+PYTEST_JOBS ?= auto
+
 test: $(STAMP)  ## lint and type-check, then run the whole test suite
 	$(BIN)/ruff check src tests tools
 	$(BIN)/ruff format --check src tests tools
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --numprocesses $(PYTEST_JOBS) --maxprocesses 4 --dist worksteal
 
 package: $(STAMP)  ## build the wheel, install it in a new venv, run it and serve a page (CI)
 	$(BIN)/python tools/check_package.py
