@@ -31,7 +31,7 @@ from ranchhand.sim.stats import wilson_interval
 from ranchhand.sim.tally import InOrder, Tally
 from ranchhand.sim.workers import StopControl, run_pool
 
-__all__ = ["GameSummary", "Report", "Simulation", "StopControl", "simulate"]
+__all__ = ["Report", "Simulation", "StopControl", "simulate"]
 
 MAX_CHUNK = 50
 """Games per chunk handed to a worker at most (fewer for short runs, to share them out)."""
