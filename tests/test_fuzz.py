@@ -11,6 +11,7 @@ exit code 2 with a message), never a traceback, and never a changed game:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import tempfile
@@ -235,7 +236,8 @@ def test_any_command_line_is_run_or_refused_with_a_message(command: str, words: 
         args += ["--games", "2", "-o", "max_turns=20"]
     if command == "play" and "--record" not in words:
         args += ["--record", str(Path(tempfile.mkdtemp()) / "game.json")]
-    result = runner.invoke(app, args, input="quit\n" * 3)
+    with contextlib.chdir(tempfile.mkdtemp()):  # where a relative path (--record ²) goes
+        result = runner.invoke(app, args, input="quit\n" * 3)
     assert result.exit_code in (0, 2), (args, result.output)
     assert result.exception is None or isinstance(result.exception, SystemExit), (
         args,
