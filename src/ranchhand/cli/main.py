@@ -515,8 +515,8 @@ def simulate_command(
     engine: Annotated[
         str,
         typer.Option(
-            help="reference, or fast: the game's compiled engine (Rancho: random and greedy "
-            "seats; Super Farmer: random, greedy and daring; one process; needs the fast extra)."
+            help="reference, or fast: the game's compiled engine (random and greedy seats, "
+            "and daring in Super Farmer; one process; needs the fast extra)."
         ),
     ] = "reference",
 ) -> None:
