@@ -22,8 +22,7 @@ import numpy as np
 from ranchhand.core.options import parse_assignments
 from ranchhand.core.registry import bot_factory, load
 from ranchhand.core.runner import derive_seed, play
-from ranchhand.games.super_farmer.solver import kernel
-from ranchhand.games.super_farmer.solver.solve import Rules, cached
+from ranchhand.games.super_farmer.solver.solve import Rules, cached, rolls_to_win
 
 
 def interval(mean: float, sd: float, n: int) -> str:
@@ -47,23 +46,8 @@ def main() -> None:
     rules = Rules.of(options)
     print(f"options: {solution.options or 'defaults'}; solver: {solution.info}")
     print(f"value of the empty farm: {solution.empty_value:.4f} rolls")
-    cumulative = np.cumsum(rules.weights)
-    cumulative[-1] = 1.0
     started = time.perf_counter()
-    rolls = kernel.play(
-        args.seed,
-        args.games,
-        solution.keys,
-        solution.move.astype(np.int64),
-        rules.box,
-        rules.strides,
-        rules.give,
-        rules.take,
-        rules.faces,
-        cumulative,
-        rules.flags,
-        100_000,
-    )
+    rolls = rolls_to_win(solution, rules, args.seed, args.games)
     q1, median, q3, p90 = np.percentile(rolls, [25, 50, 75, 90])
     print(
         f"compiled rules, {args.games:,} games ({time.perf_counter() - started:.1f} s): "

@@ -14,7 +14,13 @@ pytest.importorskip("numba")
 
 from ranchhand.games.super_farmer.actions import DiceRoll
 from ranchhand.games.super_farmer.solver import kernel
-from ranchhand.games.super_farmer.solver.solve import ROLL_OPTIONS, Rules, Solution, solve
+from ranchhand.games.super_farmer.solver.solve import (
+    ROLL_OPTIONS,
+    Rules,
+    Solution,
+    rolls_to_win,
+    solve,
+)
 from ranchhand.games.super_farmer.tables import KEYS
 from tests.games.super_farmer.helpers import table
 
@@ -59,22 +65,7 @@ def test_small_box_value_is_what_the_policy_achieves(options: dict[str, str]) ->
     solution = solve(options, box=SMALL_BOX)
     rules = Rules.of(options, box=SMALL_BOX)
     assert solution.info["residual"] and float(solution.info["residual"]) < 1e-9
-    cumulative = np.cumsum(rules.weights)
-    cumulative[-1] = 1.0
-    rolls = kernel.play(
-        3,
-        20_000,
-        solution.keys,
-        solution.move.astype(np.int64),
-        rules.box,
-        rules.strides,
-        rules.give,
-        rules.take,
-        rules.faces,
-        cumulative,
-        rules.flags,
-        100_000,
-    )
+    rolls = rolls_to_win(solution, rules, 3, 20_000)
     error = rolls.std() / np.sqrt(len(rolls))
     assert abs(rolls.mean() - solution.empty_value) < 4 * error
 

@@ -201,8 +201,6 @@ class Race:
         ``farms`` (each at the start of its next turn) has won in its first ``t - 1``
         turns, each playing the solitaire policy (``games`` simulated solitaires each)."""
         rules, solution = self.rules, self.solution
-        cumulative = np.cumsum(rules.weights)
-        cumulative[-1] = 2.0  # a draw of the last outcome never runs past it
         law = kernel.turns_law(
             np.asarray(farms, np.int64),
             games,
@@ -215,7 +213,7 @@ class Race:
             rules.give,
             rules.take,
             rules.faces,
-            cumulative,
+            rules.cumulative,
             rules.flags,
         )
         won_before = np.cumsum(law, axis=1)[:, :HORIZON] / games  # P(T <= t - 1) at [t - 1]

@@ -114,6 +114,14 @@ class Rules:
     def key(self, farm: Any) -> int:
         return int(np.dot(np.asarray(farm, np.int64), self.strides))
 
+    @property
+    def cumulative(self) -> np.ndarray:
+        """The rolls' cumulative chances, the last exactly 1, which the kernels' draws
+        (uniform in [0, 1)) never reach whatever the rounding of the sum."""
+        cumulative = np.cumsum(self.weights)
+        cumulative[-1] = 1.0
+        return cumulative
+
 
 @dataclass
 class Solution:
@@ -171,6 +179,27 @@ class Solution:
             )
         solution.keys = farms.astype(np.int64) @ np.array(STRIDES, np.int64)
         return solution
+
+
+def rolls_to_win(
+    solution: Solution, rules: Rules, seed: int, games: int, max_rolls: int = 100_000
+) -> np.ndarray:
+    """The rolls ``games`` solitaires played by ``solution``'s policy needed to win
+    (``kernel.play``, seeded by ``seed``): the solver checked on its own arithmetic."""
+    return kernel.play(  # type: ignore[no-any-return]
+        seed,
+        games,
+        solution.keys,
+        solution.move.astype(np.int64),
+        rules.box,
+        rules.strides,
+        rules.give,
+        rules.take,
+        rules.faces,
+        rules.cumulative,
+        rules.flags,
+        max_rolls,
+    )
 
 
 def canonical(options: dict[str, str] | None) -> dict[str, str]:
