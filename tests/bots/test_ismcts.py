@@ -267,6 +267,18 @@ def test_the_hard_level_multiplies_every_budget() -> None:
     assert hard["iterations"] == 10 * HARD and hard["iterations_at"] == {4: 3 * HARD}
 
 
+def test_rocket_ranchers_hard_weighs_more_placements() -> None:
+    """``hard`` in Rocket Ranchers spreads its extra rollouts over greedy's 12 best
+    placements (``HARD_ALSO``); ``normal`` keeps 4, and other games keep their settings."""
+    assert level("rocket-ranchers", "normal")["width"] == 4
+    assert level("rocket-ranchers", "hard")["width"] == 12
+    assert level("rancho", "hard") == {
+        **level("rancho", "normal"),
+        "iterations": 1000 * HARD,
+        "time_cap": 3.0,
+    }
+
+
 def test_it_makes_the_winning_deal_the_legal_list_leaves_out() -> None:
     """Rancho lists one-animal trades; the many-animal deal that completes the herd is legal
     but not listed. Greedy makes it, and so must the search (it used to trade back and
