@@ -37,6 +37,7 @@ from ranchhand.games.super_farmer.solver.solve import (
     Solution,
     cache_path,
     cached,
+    policy_arrays,
 )
 
 GAMMAS = (0.2, 0.35, 0.5, 0.6, 0.7, 0.76, 0.82, 0.86, 0.9, 0.92, 0.94, 0.955, 0.97, 0.98, 0.99)
@@ -187,6 +188,7 @@ class Race:
     rules: Rules
     basis: np.ndarray  # (HORIZON, 1 + len(GAMMAS)): g**(t - 1), t = 1..HORIZON
     fit: np.ndarray  # (1 + len(GAMMAS), HORIZON): the ridge least squares on the basis
+    policy: tuple[Any, ...]  # solve.policy_arrays: what the simulations of the policy take
 
     @classmethod
     def of(cls, solution: Solution) -> Race:
@@ -194,28 +196,15 @@ class Race:
         basis = grid[None, :] ** np.arange(HORIZON)[:, None]
         normal = basis.T @ basis + RIDGE * np.eye(len(grid))
         fit = np.linalg.solve(normal, basis.T)
-        return cls(solution, race_table(solution), Rules.of(solution.options), basis, fit)
+        rules = Rules.of(solution.options)
+        policy = policy_arrays(solution, rules)
+        return cls(solution, race_table(solution), rules, basis, fit, policy)
 
     def deadline(self, farms: np.ndarray, games: int, seed: int) -> np.ndarray:
         """``S(t)``, ``t = 1..HORIZON``: the chance that none of the farmers holding
         ``farms`` (each at the start of its next turn) has won in its first ``t - 1``
         turns, each playing the solitaire policy (``games`` simulated solitaires each)."""
-        rules, solution = self.rules, self.solution
-        law = kernel.turns_law(
-            np.asarray(farms, np.int64),
-            games,
-            HORIZON,
-            seed,
-            solution.keys,
-            solution.move.astype(np.int64),
-            rules.box,
-            rules.strides,
-            rules.give,
-            rules.take,
-            rules.faces,
-            rules.cumulative,
-            rules.flags,
-        )
+        law = kernel.turns_law(np.asarray(farms, np.int64), games, HORIZON, seed, *self.policy)
         won_before = np.cumsum(law, axis=1)[:, :HORIZON] / games  # P(T <= t - 1) at [t - 1]
         return np.prod(1.0 - won_before, axis=0)
 

@@ -181,14 +181,12 @@ class Solution:
         return solution
 
 
-def rolls_to_win(
-    solution: Solution, rules: Rules, seed: int, games: int, max_rolls: int = 100_000
-) -> np.ndarray:
-    """The rolls ``games`` solitaires played by ``solution``'s policy needed to win
-    (``kernel.play``, seeded by ``seed``): the solver checked on its own arithmetic."""
-    return kernel.play(  # type: ignore[no-any-return]
-        seed,
-        games,
+def policy_arrays(solution: Solution, rules: Rules) -> tuple[Any, ...]:
+    """What the compiled simulations of the policy (``kernel.play``, ``kernel.turns_law``)
+    take after their own arguments, in their order: the live farms, their moves, the box,
+    the strides, the trades, the dice faces, their cumulative chances and the rules' flags.
+    The moves are copied to int64 here, so a caller that simulates often makes them once."""
+    return (
         solution.keys,
         solution.move.astype(np.int64),
         rules.box,
@@ -198,8 +196,17 @@ def rolls_to_win(
         rules.faces,
         rules.cumulative,
         rules.flags,
-        max_rolls,
     )
+
+
+def rolls_to_win(
+    solution: Solution, rules: Rules, seed: int, games: int, max_rolls: int = 100_000
+) -> np.ndarray:
+    """The rolls ``games`` solitaires played by ``solution``'s policy needed to win
+    (``kernel.play``, seeded by ``seed``): the solver checked on its own arithmetic."""
+    arguments = (seed, games, *policy_arrays(solution, rules), max_rolls)
+    rolls: np.ndarray = kernel.play(*arguments)
+    return rolls
 
 
 def canonical(options: dict[str, str] | None) -> dict[str, str]:
