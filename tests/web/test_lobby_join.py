@@ -41,7 +41,8 @@ def test_join_a_free_seat_from_the_lobby_and_move(
         lobby = watch(other.new_page())
         lobby.goto(server.base + "/")
         lobby.click("[data-filter='free']")
-        row = lobby.locator(f"#tables [data-table='{table}']")
+        lobby.wait_for_selector("#tables[data-shown='free']")
+        row = lobby.locator(f"#tables li[data-table='{table}']")
         join = row.locator("[data-join='1']")
         join.wait_for()
         assert "1 free seat" in row.inner_text()
@@ -86,6 +87,35 @@ def test_join_a_free_seat_from_the_lobby_and_move(
             assert page_errors(each) == []
     finally:
         other.close()
+
+
+def test_the_keyboard_focus_survives_the_lobby_refresh(server: WebServer, context: Any) -> None:
+    """The list is redrawn every few seconds; someone who has tabbed to "Join" keeps the focus
+    there, so the Enter they press next opens the form rather than falling on the page."""
+    made = httpx.post(
+        f"{server.base}/api/tables",
+        json={"game": "glory-ranch", "seats": ["human", "human"], "open": [1]},
+        timeout=30,
+    )
+    assert made.status_code == 201, made.text
+    table = made.json()["id"]
+    page = watch(context.new_page())
+    page.goto(server.base + "/")
+    row = f"#tables li[data-table='{table}']"
+    page.locator(f"{row} [data-join='1']").focus()
+    page.evaluate("row => { document.querySelector(row).dataset.before = 'yes'; }", row)
+    # The next periodic refresh draws a new row (the marked one is gone) ...
+    page.wait_for_function(
+        "row => { const r = document.querySelector(row); return r && !r.dataset.before; }",
+        arg=row,
+        timeout=30_000,
+    )
+    # ... and the focus is on the same seat's button in it.
+    assert page.evaluate("document.activeElement.dataset.join") == "1"
+    assert page.evaluate("document.activeElement.closest('li').dataset.table") == table
+    page.keyboard.press("Enter")
+    page.locator(f"{row} form.join-form input").wait_for()
+    assert page_errors(page) == []
 
 
 def test_the_lobby_creates_a_table_with_an_open_seat(server: WebServer, context: Any) -> None:

@@ -276,12 +276,17 @@ async function loadTables({ force = true } = {}) {
   if (ticket !== loads || (!force && typing())) return;
   const form = typing();
   const focused = form && form.contains(document.activeElement);
+  const keep = focusKey(document.activeElement);
+  $("tables").dataset.shown = filter || "all"; // which list is drawn (tests wait on it)
   if (!tables.length) {
     const none = filter === "free" ? "No table has a free seat now: create one with a seat open for anyone." : "No table is being played now: create one.";
     $("tables").replaceChildren(el("li", { class: "muted" }, none));
     return;
   }
   $("tables").replaceChildren(...tables.map(tableItem));
+  // Someone on the keyboard keeps their place: the redraw would otherwise drop the focus on
+  // the body every refresh, and an Enter pressed a moment later would do nothing.
+  if (keep) focusBack(keep);
   // A join form open during a forced reload moves to its table's new row, if the seat is
   // still free there (and keeps the focus).
   const row = form && [...$("tables").children].find((li) => li.dataset.table === form.dataset.table);
@@ -289,6 +294,20 @@ async function loadTables({ force = true } = {}) {
     row.append(form);
     if (focused) form.querySelector("input").focus();
   }
+}
+
+/** What to focus again after the list is redrawn: a row's button or link, by what it does. */
+function focusKey(active) {
+  const row = active?.closest?.("#tables li[data-table]");
+  if (!row || active.closest(".join-form")) return null; // the form moves itself
+  if (active.dataset.join !== undefined) return { table: row.dataset.table, selector: `[data-join="${active.dataset.join}"]` };
+  if (active.tagName === "A") return { table: row.dataset.table, selector: `a[href="${CSS.escape(active.getAttribute("href"))}"]` };
+  return null;
+}
+
+function focusBack({ table, selector }) {
+  const row = [...$("tables").children].find((li) => li.dataset.table === table);
+  row?.querySelector(selector)?.focus();
 }
 
 function tableItem(t) {
