@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ranchhand.bots.ismcts import HARD, NORMAL, ISMCTSBot, level
+from ranchhand.bots.ismcts import HARD, NORMAL, ISMCTSBot, _Search, level
 from ranchhand.core import CHANCE, GameDefinitionError, play
 from ranchhand.core.registry import bot_factory, bot_names, load
 
@@ -279,21 +279,48 @@ def test_rocket_ranchers_hard_weighs_more_placements() -> None:
     }
 
 
-def test_it_makes_the_winning_deal_the_legal_list_leaves_out() -> None:
-    """Rancho lists one-animal trades; the many-animal deal that completes the herd is legal
-    but not listed. Greedy makes it, and so must the search (it used to trade back and
-    forth instead, unable to play the move it meant to keep)."""
+def _one_deal_from_the_herd() -> tuple[Any, Any]:
+    """A Rancho table where player 0 (19 rabbits, 6 sheep, 12 pastures) completes the herd
+    with one deal the legal list leaves out: ``trade 6 rabbit + 5 sheep > cow + horse``."""
     game = load("rancho", 2)
     pastures = [f"4.{n}" for n in range(1, 13)]
     setup = {"players": [{"animals": {"rabbit": 19, "sheep": 6}, "pastures": pastures}]}
     setup["players"].append({"animals": {"rabbit": 1}})  # type: ignore[union-attr]
-    state = game.setup(setup)
+    return game, game.setup(setup)
+
+
+def test_it_makes_the_winning_deal_the_legal_list_leaves_out() -> None:
+    """Rancho lists one-animal trades; the many-animal deal that completes the herd is legal
+    but not listed. Greedy makes it, and so must the search (it used to trade back and
+    forth instead, unable to play the move it meant to keep)."""
+    game, state = _one_deal_from_the_herd()
     legal = state.legal_actions(0)
     bot = ISMCTSBot(game, iterations=30, depth=1, opponents="rollout", time_cap=None)
     action = bot.act(state.observe(0), legal, random.Random(1))
     assert action not in legal and str(action) == "trade 6 rabbit + 5 sheep > cow + horse"
     state.apply(action, 0)
     assert state.outcome() is not None and state.outcome().winners == (0,)  # type: ignore[union-attr]
+
+
+def test_the_tree_below_the_root_offers_the_unlisted_deal_too() -> None:
+    """In a tree deeper than the root, greedy's unlisted deal that completes the herd is a
+    move of the nodes below as well (it was only offered at the root, so a path through
+    another trade first never made the winning deal inside the tree)."""
+    game, state = _one_deal_from_the_herd()
+    observation = state.observe(0)
+    first = "trade 3 rabbit > small dog"  # the deal is still open after it
+    offered = {str(a): a for a in state.legal_actions(0)}
+    bot = ISMCTSBot(game, iterations=1, depth=3, opponents="rollout", time_cap=None)
+    search = _Search(0, {first: offered[first]}, "", 7, bot._rollout_bot(game), None)
+    rng = random.Random(3)
+    for _ in range(40):
+        bot._iterate(game, observation, search, rng)
+    (child,) = search.root.children.values()
+    deals = [key for (player, key) in child.stats if player == 0 and "cow + horse" in key]
+    assert deals, sorted(key for _, key in child.stats)
+    after = state.clone()
+    after.apply(offered[first], 0)
+    assert all(str(a) not in deals for a in after.legal_actions(0))  # not in the list
 
 
 def _first_beam_decision(players: int = 2) -> tuple[Any, Any]:

@@ -419,6 +419,13 @@ class ISMCTSBot(Bot):
                     continue
                 groups = self._groups(state, player, me, perfect)
                 hinted = next((k for k, acts in groups.items() if hint in acts), "")
+                if not hinted:  # legal but not listed (Rancho's deal that completes the herd)
+                    hinted = (
+                        str(hint)
+                        if perfect or player == me
+                        else state.describe_for(me, hint, player)
+                    )
+                    groups.setdefault(hinted, []).append(hint)
                 key, fresh = self._select(node, player, groups, hinted, rng)
                 expanded = expanded or fresh
                 picks.append((player, rng.choice(groups[key]), key))
