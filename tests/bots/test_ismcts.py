@@ -267,14 +267,22 @@ def test_the_hard_level_multiplies_every_budget() -> None:
     assert hard["iterations"] == 10 * HARD and hard["iterations_at"] == {4: 3 * HARD}
 
 
-def test_rocket_ranchers_hard_weighs_more_placements() -> None:
+def test_what_hard_changes_beyond_the_budget() -> None:
     """``hard`` in Rocket Ranchers spreads its extra rollouts over greedy's 12 best
-    placements (``HARD_ALSO``); ``normal`` keeps 4, and other games keep their settings."""
+    placements (``HARD_ALSO``), ``normal`` keeping 4; Rancho's grows a tree three moves deep
+    where ``normal`` is flat; Glory Ranch's only searches longer."""
     assert level("rocket-ranchers", "normal")["width"] == 4
     assert level("rocket-ranchers", "hard")["width"] == 12
+    assert level("rancho", "normal")["depth"] == 1
     assert level("rancho", "hard") == {
         **level("rancho", "normal"),
         "iterations": 1000 * HARD,
+        "depth": 3,
+        "time_cap": 3.0,
+    }
+    assert level("glory-ranch", "hard") == {
+        **level("glory-ranch", "normal"),
+        "iterations": 600 * HARD,
         "time_cap": 3.0,
     }
 
