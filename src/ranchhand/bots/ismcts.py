@@ -424,15 +424,7 @@ class ISMCTSBot(Bot):
                     seen = str(hint) if perfect else state.describe_for(me, hint, player)
                     picks.append((player, hint, seen))
                     continue
-                groups = self._groups(state, player, me, perfect)
-                hinted = next((k for k, acts in groups.items() if hint in acts), "")
-                if not hinted:  # legal but not listed (Rancho's deal that completes the herd)
-                    hinted = (
-                        str(hint)
-                        if perfect or player == me
-                        else state.describe_for(me, hint, player)
-                    )
-                    groups.setdefault(hinted, []).append(hint)
+                groups, hinted = self._groups(state, player, me, perfect, hint)
                 key, fresh = self._select(node, player, groups, hinted, rng)
                 expanded = expanded or fresh
                 picks.append((player, rng.choice(groups[key]), key))
@@ -449,15 +441,23 @@ class ISMCTSBot(Bot):
         paired.append(values[me])
 
     def _groups(
-        self, state: State, player: int, me: int, perfect: bool
-    ) -> dict[str, list[Hashable]]:
-        """The legal actions of ``player`` by what the searching player would see of them."""
+        self, state: State, player: int, me: int, perfect: bool, hint: Hashable
+    ) -> tuple[dict[str, list[Hashable]], str]:
+        """The legal actions of ``player`` by what the searching player would see of them,
+        and the key of the rollout bot's choice ``hint``. A legal move the list leaves out
+        (Rancho's deal that completes the herd) is a choice here too, as at the root."""
+        seen = perfect or player == me
         groups: dict[str, list[Hashable]] = {}
+        hinted = None
         for action in state.legal_actions(player):
-            seen = perfect or player == me
             key = str(action) if seen else state.describe_for(me, action, player)
             groups.setdefault(key, []).append(action)
-        return groups
+            if hinted is None and action == hint:
+                hinted = key
+        if hinted is None:
+            hinted = str(hint) if seen else state.describe_for(me, hint, player)
+            groups.setdefault(hinted, []).append(hint)
+        return groups, hinted
 
     def _select(
         self,

@@ -289,7 +289,7 @@ async function loadTables({ force = true } = {}) {
   if (keep) focusBack(keep);
   // A join form open during a forced reload moves to its table's new row, if the seat is
   // still free there (and keeps the focus).
-  const row = form && [...$("tables").children].find((li) => li.dataset.table === form.dataset.table);
+  const row = form && rowOf(form.dataset.table);
   if (row && row.querySelector(`[data-join="${form.dataset.joinForm}"]`)) {
     row.append(form);
     if (focused) form.querySelector("input").focus();
@@ -306,8 +306,12 @@ function focusKey(active) {
 }
 
 function focusBack({ table, selector }) {
-  const row = [...$("tables").children].find((li) => li.dataset.table === table);
-  row?.querySelector(selector)?.focus();
+  rowOf(table)?.querySelector(selector)?.focus();
+}
+
+/** The drawn row of table ``id`` (undefined if the list does not show it). */
+function rowOf(id) {
+  return [...$("tables").children].find((li) => li.dataset.table === id);
 }
 
 function tableItem(t) {
