@@ -24,7 +24,7 @@ from ranchhand.core import Record
 from ranchhand.core.records import replay_steps
 from ranchhand.games.super_farmer.actions import Trade
 from ranchhand.games.super_farmer.bots import after
-from ranchhand.games.super_farmer.levels import TwoRollRacerBot
+from ranchhand.games.super_farmer.levels import ExactRacerBot
 from ranchhand.games.super_farmer.racer import RacerBot
 from ranchhand.games.super_farmer.solver import race
 from ranchhand.games.super_farmer.tables import FARM
@@ -33,6 +33,8 @@ from tests.server.procs import Server, create_table, get_view, http_client
 
 FALLBACK = "it plays optimal's exchanges"
 """The racer's one warning when it has no race table (``RacerBot.act``)."""
+HARD_FALLBACK = "it reads the deadline as normal does"
+"""The hard racer's one warning when it has no law table (``RacerBot.reading``)."""
 
 
 def play_out(server: Server, seats: list[str]) -> None:
@@ -70,7 +72,7 @@ def raced(record: Record) -> bool:
 
 def test_the_racer_is_prepared_once_for_both_levels() -> None:
     preparers = prepare.preparers()
-    assert RacerBot in preparers and TwoRollRacerBot not in preparers  # it inherits it
+    assert RacerBot in preparers and ExactRacerBot not in preparers  # it inherits it
     assert all(cls.prepare.__func__ is not prepare.Bot.prepare.__func__ for cls in preparers)  # type: ignore[attr-defined]
 
 
@@ -141,26 +143,29 @@ def test_stopping_ends_a_preparing_process() -> None:
 def test_a_server_prepares_the_racer_and_its_racers_then_race(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``serve --prepare-bots`` on an empty cache: the race table appears (one line in the
-    log says so), and a Super Farmer table of racers seated after it plays without the
-    racer's fallback warning."""
+    """``serve --prepare-bots`` on an empty cache: the race and law tables appear (one
+    line in the log says so), and a Super Farmer table of racers seated after it, the
+    ``hard`` one first, plays without either fallback warning."""
     cache = tmp_path / "cache"
     monkeypatch.setenv("RANCHHAND_CACHE", str(cache))
     path = cache / "super-farmer-race-default.npz"
+    law = cache / "super-farmer-law-default.npz"
     db = f"sqlite:///{tmp_path / 'tables.db'}"
     with Server(db, tmp_path, flags=("--prepare-bots",)) as server:
-        deadline = time.monotonic() + 300  # about 20 CPU s, at the lowest priority
-        while not path.exists():
-            assert time.monotonic() < deadline, f"no race table after 300 s\n{server.tail()}"
+        deadline = time.monotonic() + 300  # about 25 CPU s, at the lowest priority
+        while not law.exists():
+            assert time.monotonic() < deadline, f"no law table after 300 s\n{server.tail()}"
             time.sleep(0.5)
         for _ in range(100):  # the line comes as the process ends
-            if "made Super Farmer's race table" in server.tail(200):
+            if "made Super Farmer's race tables" in server.tail(200):
                 break
             time.sleep(0.1)
-        assert f"made Super Farmer's race table for the racer: {path}" in server.tail(200)
+        made = f"made Super Farmer's race tables for the racer: {path} and {law}"
+        assert made in server.tail(200)
         before = len(server.log_path.read_text())
-        play_out(server, ["racer", "normal"])
+        play_out(server, ["hard", "normal"])
         assert FALLBACK not in server.log_path.read_text()[before:]
+        assert HARD_FALLBACK not in server.log_path.read_text()[before:]
         assert "Traceback" not in server.tail(200)
     assert sorted(p.name for p in cache.iterdir() if p.name.startswith(".")) == []
 

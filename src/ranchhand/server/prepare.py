@@ -34,7 +34,7 @@ GRACE = 2.0
 
 def preparers() -> list[type[Bot]]:
     """The bot classes of every game (its ``BOTS`` and its own levels) that have something
-    to prepare, one for each way of preparing (the two-roll racer inherits the racer's)."""
+    to prepare, one for each way of preparing (the hard racer inherits the racer's)."""
     found: dict[object, type[Bot]] = {}
     for name in GAME_MODULES:
         classes = [*game_module(name).BOTS.values(), *own_levels(name).values()]

@@ -5,7 +5,6 @@ engine says most often wins at once."""
 
 from __future__ import annotations
 
-import functools
 import random
 from pathlib import Path
 
@@ -17,13 +16,19 @@ pytest.importorskip("numba")
 from ranchhand.core.registry import bot_factory, load
 from ranchhand.core.runner import play
 from ranchhand.games.super_farmer.actions import Roll, Trade
-from ranchhand.games.super_farmer.bots import after
+from ranchhand.games.super_farmer.levels import ExactRacerBot
 from ranchhand.games.super_farmer.optimal import OptimalBot
 from ranchhand.games.super_farmer.racer import RacerBot
 from ranchhand.games.super_farmer.solver import kernel
-from ranchhand.games.super_farmer.solver.race import GAMMAS, compute
+from ranchhand.games.super_farmer.solver.race import (
+    GAMMAS,
+    HEAD,
+    HORIZON,
+    compute,
+    compute_law,
+    played_on,
+)
 from ranchhand.games.super_farmer.solver.solve import Rules, solve
-from ranchhand.games.super_farmer.state import SuperFarmerState
 from ranchhand.games.super_farmer.tables import HORSE
 from tests.games.super_farmer.helpers import table
 from tests.games.super_farmer.test_solver import SMALL_BOX
@@ -144,146 +149,107 @@ def test_where_solving_is_off_and_no_race_table_is_cached_it_plays_optimal(
     assert bot.warned_race
 
 
-def test_two_rolls_ahead_plays_legal_seed_free_moves() -> None:
-    """``rolls=2`` plays a whole game legally (the runner checks) against the one-roll
-    racer, a position's choice does not depend on the generator, it takes a winning
-    exchange at once, and where rolling is the only choice both depths roll."""
+def test_the_hard_racer_plays_legal_seed_free_moves() -> None:
+    """``exact=True`` (the ``hard`` level) plays a whole game legally (the runner checks)
+    against the racer, a position's choice does not depend on the generator, it takes a
+    winning exchange at once, and where rolling is the only choice it rolls."""
     game = load("super-farmer", 2)
-    result = play(game, [RacerBot(rolls=2), RacerBot()], 5)
+    result = play(game, [ExactRacerBot(), RacerBot()], 5)
     assert result.outcome.reason == "full herd"
+    assert isinstance(bot_factory(game, "hard")(), ExactRacerBot)
     state = table({"rabbit": 30, "sheep": 3, "small_dog": 1}, {"rabbit": 20, "pig": 2})
     observation, legal = state.observe(0), state.legal_actions()
-    deep = RacerBot(rolls=2)
-    choices = {deep.act(observation, legal, random.Random(seed)) for seed in range(4)}
+    hard = ExactRacerBot()
+    choices = {hard.act(observation, legal, random.Random(seed)) for seed in range(4)}
     assert len(choices) == 1 and choices <= set(legal)
     state = table({"rabbit": 7, "sheep": 2, "pig": 1, "cow": 3}, {"rabbit": 2})
     legal = state.legal_actions()
     winning = [a for a in legal if isinstance(a, Trade) and a.take[HORSE]]  # 2 cows
-    assert len(winning) == 1 and deep.act(state.observe(0), legal, random.Random(0)) in winning
+    assert len(winning) == 1 and hard.act(state.observe(0), legal, random.Random(0)) in winning
     state = table({"rabbit": 1}, {"rabbit": 2})
     legal = state.legal_actions()
-    assert legal == [Roll()]
-    for bot in (RacerBot(), deep):
-        assert bot.act(state.observe(0), legal, random.Random(0)) == Roll()
-    with pytest.raises(ValueError, match="one or two rolls"):
-        RacerBot(rolls=3)
+    assert legal == [Roll()] and hard.act(state.observe(0), legal, random.Random(0)) == Roll()
 
 
-def test_two_rolls_ahead_where_every_first_roll_wins_by_the_next_turn() -> None:
-    """Two dogs guard a farm two cows make full: whatever the dice, an exchange wins at
-    the next turn, so rolling is worth ``S(2)`` in two turns, with no second roll."""
+def test_the_law_table_solves_its_equations() -> None:
+    """On a small box, the chance to win in exactly ``t`` turns satisfies its recursion
+    (a roll to a full farm wins in this turn, to a winnable one in the next, to a live
+    one as that farm ``t - 1`` turns later), and agrees with the race table's ``E[g**T]``
+    where the law's first turns hold nearly all of it."""
+    solution = solve(None, box=SMALL_BOX)
+    rules = Rules.of(None, box=SMALL_BOX)
+    law = compute_law(solution, box=SMALL_BOX).astype(np.float64)
+    successors = played_on(solution, rules)
+    weights = rules.weights[None, :]
+    live = successors >= 0
+    rows = np.where(live, successors, 0)
+    assert np.allclose(law[0], (weights * (successors == kernel.FULL_ROW)).sum(axis=1), atol=1e-6)
+    won_next = (weights * (successors == kernel.WINNABLE_ROW)).sum(axis=1)
+    for t in range(1, HEAD):
+        stay = (weights * live * law[t - 1][rows]).sum(axis=1)
+        assert np.allclose(law[t], stay + (won_next if t == 1 else 0.0), atol=1e-6)
+    assert (law >= 0).all() and (law.sum(axis=0) <= 1 + 1e-5).all()
+    table = compute(solution, box=SMALL_BOX)
+    held = law.sum(axis=0) > 1 - 1e-6
+    assert held.sum() > 50
+    g = list(GAMMAS).index(0.7)
+    summed = (law[:, held] * 0.7 ** np.arange(1, HEAD + 1)[:, None]).sum(axis=0)
+    assert np.abs(summed - table.powers[held, g]).max() < 1e-5
+
+
+def test_the_hard_racer_reads_a_steep_deadline_as_the_policy_plays() -> None:
+    """The other farmer needs a few turns: its deadline falls like a step, which the
+    exponentials follow badly. ``Race.split`` gives back the deadline exactly over the
+    first ``HEAD`` turns, and the hard racer's chance to finish first from a farm,
+    ``E[S(1 + T)]``, agrees with 40,000 solitaires played by the policy from that farm
+    (within 4 standard errors), where ``normal``'s reading of the same deadline is off."""
     state = table(
-        {"rabbit": 20, "sheep": 2, "pig": 2, "cow": 3, "small_dog": 1, "big_dog": 1},
-        {"rabbit": 30, "sheep": 4, "pig": 2, "cow": 1},
+        {"rabbit": 12, "sheep": 4, "pig": 2},
+        {"rabbit": 36, "sheep": 9, "pig": 1},
     )
-    bot = RacerBot(rolls=2)
+    bot = ExactRacerBot()
     solution = bot.policy({})
     assert solution is not None
-    from ranchhand.games.super_farmer.solver.race import race
+    from ranchhand.games.super_farmer.solver.race import law_table, race
 
     contest = race(solution)
-    weights = contest.mixture(bot.deadline(state, 0, contest))
-    chances, turns = bot.lookahead(state, 0, [Roll()], contest, weights)
-    won_next = float(np.concatenate(([0.0], contest.table.gammas)) @ weights)
-    assert chances[0] == pytest.approx(won_next, abs=1e-12) and turns[0] == pytest.approx(2.0)
+    deadline = bot.deadline(state, 0, contest)
+    assert deadline[1] == 1.0 and deadline[6] < 0.5  # not before two turns, likely by seven
+    tail, head = contest.split(deadline)
+    t = np.arange(1, HEAD + 1)
+    rebuilt = (contest.table.gammas[None, :] ** t[:, None]) @ tail + head
+    assert np.abs(rebuilt - deadline[t]).max() < 1e-9
+    farm = np.array([[12, 4, 2, 0, 0, 0, 0]], np.int64)
+    row = contest.table.rows(farm)
+    assert row[0] >= 0
+    hard = bot.reading(deadline, contest).chances(contest.table, row)[0]
+    normal = RacerBot().reading(deadline, contest).chances(contest.table, row)[0]
+    games = 40_000
+    won = kernel.turns_law(farm, games, HORIZON, 11, *contest.policy)[0] / games
+    padded = np.append(deadline, deadline[-1])  # S(t), t = 1..HORIZON + 1, at [t - 1]
+    truth = float(won[1:] @ padded[1:])  # P(T = t) S(1 + t), t = 1..HORIZON (and later)
+    error = float(np.sqrt(truth * (1 - truth) / games))
+    assert abs(hard - truth) < 4 * error
+    assert abs(normal - truth) > abs(hard - truth)
+    assert law_table(solution).shape == (HEAD, len(solution.keys))
 
 
-def test_two_rolls_ahead_is_the_brute_force_of_its_sum() -> None:
-    """Two rolls ahead (:meth:`RacerBot.two_rolls`), the racer's sum is the one worked
-    out in plain Python over the reference engine: every choice, each of the 25 rolls, at
-    our next turn every legal action of the position it leaves, each of the 25 rolls; a
-    farm is full, winnable (an exchange the engine offers completes it) or scored by the
-    table's row. The other farmer may win from its second turn on, and some second rolls
-    leave winnable farms."""
-    other = {"rabbit": 30, "sheep": 4, "pig": 2, "cow": 1}
-    state = table({"rabbit": 2, "sheep": 1, "cow": 1}, other)
-    bot = RacerBot(rolls=2)
-    solution = bot.policy({})
-    assert solution is not None
-    from ranchhand.games.super_farmer.solver.race import race
+def test_without_its_law_table_the_hard_racer_reads_as_normal_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where solving is off (the server) and no law table is cached, the hard racer
+    chooses as ``normal`` does, and says so once."""
+    from ranchhand.games.super_farmer.solver import race, solve
 
-    contest = race(solution)
-    weights = contest.mixture(bot.deadline(state, 0, contest))
+    monkeypatch.setattr(race, "law_path", lambda options: tmp_path / "law.npz")  # none
+    monkeypatch.setattr(race, "_LAWS", {})
+    monkeypatch.setenv(solve.SOLVE_ENV, "never")
+    state = table({"rabbit": 12, "sheep": 4, "pig": 2}, {"rabbit": 36, "sheep": 9, "pig": 1})
     legal = state.legal_actions()
-    chances, turns = bot.lookahead(state, 0, legal, contest, weights)
-    outcomes = state.game.roll_outcomes
-    odds = [w / outcomes.total for w in outcomes.weights]
-    gammas = [0.0, *map(float, contest.table.gammas)]
-    deadline = [sum(a * g**t for a, g in zip(weights, gammas, strict=True)) for t in range(3)]
-    assert deadline[2] < 0.5  # the other farmer is close: S(3) matters
-    box = [m + h for m, h in zip(state.animals[0], state.herd, strict=True)]
-    positions: dict[tuple[int, ...], SuperFarmerState] = {}
-    counted = {"winnable second rolls": 0}
-
-    def turn(farm: tuple[int, ...]) -> SuperFarmerState:
-        """Our exchange step holding ``farm``, the other farmer's farm as now."""
-        if farm not in positions:
-            position = state.clone()
-            position.animals[0] = list(farm)
-            position.herd = [b - n for b, n in zip(box, farm, strict=True)]
-            positions[farm] = position
-        return positions[farm]
-
-    def rolls(farm: tuple[int, ...]) -> list[tuple[int, ...]]:
-        """The farm each of the 25 rolls leaves ``farm``, in the engine."""
-        before = turn(farm).clone()
-        before.apply_text("roll")
-        farms = []
-        for roll in outcomes.actions:
-            rolled = before.clone()
-            rolled.apply(roll)
-            farms.append(tuple(rolled.animals[0]))
-        return farms
-
-    def full(farm: tuple[int, ...]) -> bool:
-        return all(farm[:5])
-
-    def winnable(farm: tuple[int, ...]) -> bool:
-        return any(
-            isinstance(a, Trade) and full(after(farm, a)) for a in turn(farm).legal_actions()
-        )
-
-    def mean(scores: list[tuple[float, float]]) -> tuple[float, float]:
-        """Over the 25 rolls: the chance, and the turns counting this one."""
-        chance = sum(p * c for p, (c, _) in zip(odds, scores, strict=True))
-        return chance, 1.0 + sum(p * t for p, (_, t) in zip(odds, scores, strict=True))
-
-    @functools.cache
-    def second(farm: tuple[int, ...]) -> tuple[float, float]:
-        """A farm after the second roll: its chance and its turns from our third turn."""
-        if full(farm):
-            return deadline[1], 0.0
-        if winnable(farm):
-            counted["winnable second rolls"] += 1
-            return deadline[2], 1.0
-        row = int(contest.table.rows(np.array([farm]))[0])
-        assert row >= 0  # the herd is not short enough to leave farms the solitaire lacks
-        terms = zip(weights[1:], gammas[1:], contest.table.powers[row], strict=True)
-        return sum(a * g * float(p) for a, g, p in terms), float(contest.table.turns[row])
-
-    @functools.cache
-    def then(point: tuple[int, ...]) -> tuple[float, float]:
-        """A farm at our next turn, after its exchange: over the second roll."""
-        return mean([second(f) for f in rolls(point)])
-
-    def first(farm: tuple[int, ...]) -> tuple[float, float]:
-        """A farm after the first roll: its chance and its turns from our next turn."""
-        if full(farm):
-            return deadline[0], 0.0
-        if winnable(farm):
-            return deadline[1], 1.0
-        actions = turn(farm).legal_actions()
-        scored = [then(after(farm, a) if isinstance(a, Trade) else farm) for a in actions]
-        best = max(c for c, _ in scored)
-        return best, min(t for c, t in scored if c >= best - 1e-9)
-
-    assert len(legal) > 10
-    for i, action in enumerate(legal):
-        start = after(tuple(state.animals[0]), action) if isinstance(action, Trade) else None
-        chance, expected = mean([first(f) for f in rolls(start or tuple(state.animals[0]))])
-        assert chances[i] == pytest.approx(chance, abs=1e-9)
-        assert turns[i] == pytest.approx(expected, abs=1e-9)
-    assert counted["winnable second rolls"] > 10
+    hard = ExactRacerBot()
+    choice = hard.act(state.observe(0), legal, random.Random(0))
+    assert hard.warned_race
+    assert choice == RacerBot().act(state.observe(0), legal, random.Random(0))
 
 
 def test_the_nearest_live_farm_is_found_for_many_farms_at_once() -> None:

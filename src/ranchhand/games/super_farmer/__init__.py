@@ -3,8 +3,9 @@
 The package exposes ``GAME`` (the rules), ``BOTS`` (the greedy and daring strategies,
 the solved solitaire's ``optimal``, and ``racer``, which races other farmers with it;
 "random" is shared by every game), ``LEVELS`` (the bots a person meets at ``normal``
-and ``hard``: the racer one and two rolls ahead, which win more than the shared search in
-far less time) and ``VIEW`` (the terminal view).
+and ``hard``: the racer reading the others' deadline through exponentials, and reading
+its next turns exactly; both win more than the shared search in far less time) and
+``VIEW`` (the terminal view).
 """
 
 from ranchhand.games.super_farmer.bots import DaringBot, GreedyBot

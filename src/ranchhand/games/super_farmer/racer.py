@@ -22,11 +22,11 @@ end the deadline is far off and the racer plays close to the solitaire's policy;
 another farmer nears the end, it takes the exchange that most often wins soon, even if
 it loses more on average. Ties go to the fewer expected turns.
 
-``RacerBot(rolls=2)`` (the ``hard`` level) looks two rolls ahead: after each first roll,
-the choice it would make at its next turn among every exchange the herd offers then (or
-rolling), over the 25 second rolls, a farm after those scored ``E[S(2 + T)]``, counted
-as :meth:`RacerBot.two_rolls` says. Its arrays are numpy's, its rolls and exchange tests
-the solver's compiled kernel (up to about a million farms rolled in a decision).
+``RacerBot(exact=True)`` (the ``hard`` level) reads the deadline's first turns exactly:
+near the end ``S`` falls like a step, which the exponentials follow badly (up to 0.09
+off); from each farm's law of turns tabled turn by turn (``solver.race.law_table``) it
+scores a live farm ``sum_{t <= 24} P(T = t) S(1 + t)`` plus the exponentials' sum over
+the tail alone (``solver.race.Race.split``).
 
 Alone at the table, with ``exchanges=many`` after its one exchange, or where no solved
 policy or race table is to be had, it plays ``optimal``. A farm the solitaire never meets
@@ -38,6 +38,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -51,7 +52,7 @@ from ranchhand.games.super_farmer.tables import FARM
 class RacerBot(OptimalBot):
     """Looks a roll ahead and takes the exchange (or none) most likely to finish first.
 
-    ``rolls=2`` looks two rolls ahead (the ``hard`` level)."""
+    ``exact=True`` reads the deadline's first turns exactly (the ``hard`` level)."""
 
     name = "racer"
     label = "Racer (solved play, races the others)"
@@ -59,21 +60,20 @@ class RacerBot(OptimalBot):
     GAMES: ClassVar[int] = 1000
     """Solitaires simulated per other farmer to find when it may win."""
 
-    def __init__(self, rolls: int = 1) -> None:
-        if rolls not in (1, 2):
-            raise ValueError(f"the racer looks one or two rolls ahead, not {rolls}")
-        self.rolls = rolls
+    def __init__(self, exact: bool = False) -> None:
+        self.exact = exact
 
     @classmethod
     def prepare(cls) -> str | None:
-        """The race table of the default rules (``solver.race.prepare``): 20 to 45 CPU
-        seconds and up to 520 MB, once; without numba (the ``fast`` extra) there is none."""
+        """The race and law tables of the default rules (``solver.race.prepare``): 25 to
+        50 CPU seconds and up to 520 MB, once; without numba (the ``fast`` extra) there
+        are none."""
         try:
             from ranchhand.games.super_farmer.solver.race import prepare
         except ImportError:
             return None
         made = prepare()
-        return None if made is None else f"Super Farmer's race table for the racer: {made}"
+        return None if made is None else f"Super Farmer's race tables for the racer: {made}"
 
     def act(
         self, observation: Any, legal_actions: Sequence[Hashable], rng: random.Random
@@ -101,9 +101,9 @@ class RacerBot(OptimalBot):
                 self.warned_race = True
                 log.warning("racer: %s; it plays optimal's exchanges", refused)
             return super().act(observation, legal_actions, rng)
-        weights = contest.mixture(self.deadline(state, me, contest))
+        reading = self.reading(self.deadline(state, me, contest), contest)
         choices: list[Hashable] = [Roll(), *trades]
-        chances, turns = self.lookahead(state, me, choices, contest, weights)
+        chances, turns = self.lookahead(state, me, choices, contest, reading)
         best = chances.max()
         close = np.flatnonzero(chances >= best - 1e-9)
         return choices[int(close[np.argmin(turns[close])])]
@@ -160,107 +160,51 @@ class RacerBot(OptimalBot):
             pending = pending[~met]
         return rows
 
+    def reading(self, deadline: np.ndarray, contest: Any) -> Reading:
+        """How this racer reads ``deadline`` (``S(t)``, ``t = 1..``): through the
+        exponentials alone, or, ``exact``, its first turns exactly (where the law table is
+        to be had; else as ``normal`` does, saying so once)."""
+        if self.exact:
+            from ranchhand.games.super_farmer.solver.race import law_table
+            from ranchhand.games.super_farmer.solver.solve import NotSolved
+
+            try:
+                law = law_table(contest.solution)
+            except NotSolved as refused:
+                if not self.warned_race:
+                    self.warned_race = True
+                    log.warning("racer: %s; it reads the deadline as normal does", refused)
+            else:
+                tail, head = contest.split(deadline)
+                return Reading(float(deadline[0]), float(deadline[1]), tail, law, head)
+        weights = contest.mixture(deadline)
+        now, next_turn = first_turns(contest.table, weights)
+        return Reading(now, next_turn, weights[1:])
+
     def lookahead(
         self,
         state: Any,
         me: int,
         choices: Sequence[Hashable],
         contest: Any,
-        weights: np.ndarray,
+        reading: Reading,
     ) -> tuple[np.ndarray, np.ndarray]:
         """For each choice (roll, or an exchange then roll): the chance to win the race
-        (``weights`` on the exponentials ``g``: 0 and the table's) and the expected turns
-        to win, over the 25 rolls of the dice (the solver's ``roll``, which the tests hold
-        equal to the rules', each farm breeding from the herd the choice leaves); two
-        rolls deep if the racer looks so far (:meth:`two_rolls`)."""
+        and the expected turns to win, over the 25 rolls of the dice (the solver's
+        ``roll``, which the tests hold equal to the rules', each farm breeding from the
+        herd the choice leaves): a full farm wins now, ``S(1)``; one an exchange
+        completes at our next turn, ``S(2)``; a live farm ``E[S(1 + T)]``, as
+        ``reading`` reads it from its row."""
         rules, table = contest.rules, contest.table
         mine = np.array(state.animals[me], np.int64)
         box = mine + np.array(state.herd, np.int64)  # our farm and the herd it breeds from
-        if self.rolls == 2:
-            return self.two_rolls(self.points(mine, choices), box, rules, table, weights)
         _, won, _, rows = self.outcomes(self.points(mine, choices), box, rules, table)
-        # full now: S(1); one exchange completes it: S(2); live: E[S(1 + T)], the row
-        chance, turns = self.scored(won, rows, table, first_turns(table, weights)[:2], weights[1:])
-        return over_rolls(chance, turns, rules)
-
-    def two_rolls(
-        self, points: np.ndarray, box: np.ndarray, rules: Any, table: Any, weights: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`lookahead` two rolls deep, from the farm each choice leaves (``points``)
-        and ``box``, that farm and the herd: after each of the 25 first rolls, the
-        racer's best choice at its next turn (rolling, or any exchange the herd offers
-        then), over the 25 second rolls. With ``S(t)`` the deadline (the chance no one
-        else has won before our ``t``-th turn from now, ``t = 1`` this one; between two
-        of our turns every other farmer plays one) and ``T`` the turns the solitaire
-        policy still needs from a farm at the start of a turn:
-
-        * after the first roll, a full farm wins in this turn: ``S(1)``; a farm one
-          exchange completes wins at our next turn: ``S(2)``; any other farm is worth the
-          best of its choices at our next turn, each of them scored over the second roll:
-        * after the second roll, a full farm wins in our next turn: ``S(2)``; a farm one
-          exchange completes, in the turn after: ``S(3)``; another farm, from the start of
-          our third turn, in turn ``2 + T``: ``E[S(2 + T)]``, which with
-          ``S(t) = sum_k a[k] g[k]**(t - 1)`` is ``sum_k a[k] g[k] E[g[k]**T]`` (the table's
-          row times ``g``). ``S(1..3)`` are read from the same sum.
-
-        The next choice is the one the racer would make then (the highest chance, ties
-        to the fewer expected turns): the others' farms do not depend on ours, so the
-        chance to finish first through it is the same sum over the deadline simulated
-        now. The herd stays the one left now (the others' farms as they are). The
-        expected turns are those of the same paths, as in :meth:`lookahead`."""
-        deadline = first_turns(table, weights)
-        rolled, won, winnable, _ = self.outcomes(points, box, rules, table)
-        chance = np.where(won, deadline[0], deadline[1])
+        chance = np.where(won, reading.now, reading.next_turn)
         turns = np.where(won, 0.0, 1.0)
-        going = np.flatnonzero(~won & ~winnable)
-        if going.size:  # some first rolls leave a farm that is not won by the next turn
-            farms, back = self.distinct(rolled[going], rules)
-            best, fewest = self.next_turn(farms, box, rules, table, weights, deadline)
-            chance[going], turns[going] = best[back], fewest[back]
-        return over_rolls(chance, turns, rules)
-
-    def next_turn(
-        self,
-        farms: np.ndarray,
-        box: np.ndarray,
-        rules: Any,
-        table: Any,
-        weights: np.ndarray,
-        deadline: list[float],
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """For each farm at our next turn (neither full nor winnable): the chance and
-        the expected turns (from that turn) of its best choice, each choice scored over
-        the 25 second rolls (see :meth:`two_rolls`)."""
-        moves = np.concatenate((np.zeros((1, 7), np.int64), rules.take - rules.give))
-        offered = np.ones((len(farms), len(moves)), np.bool_)  # rolling, then each exchange
-        room = box - farms
-        for k in range(7):  # what each exchange gives and takes of kind k, farm by farm
-            offered[:, 1:] &= farms[:, k : k + 1] >= rules.give[:, k]
-            offered[:, 1:] &= room[:, k : k + 1] >= rules.take[:, k]
-        farm_of, move = np.nonzero(offered)  # grouped by farm, rolling first
-        points, back = self.distinct(farms[farm_of] + moves[move], rules)
-        _, won, _, rows = self.outcomes(points, box, rules, table)
-        # one turn later than lookahead's: S(2), S(3) and E[S(2 + T)], the row times g
-        chance, turns = self.scored(won, rows, table, deadline[1:], table.gammas * weights[1:])
-        chances, expected = (part[back] for part in over_rolls(chance, turns, rules))
-        starts = np.flatnonzero(np.concatenate(([True], farm_of[1:] != farm_of[:-1])))
-        best = np.maximum.reduceat(chances, starts)
-        close = chances >= best[farm_of] - 1e-9
-        return best, np.minimum.reduceat(np.where(close, expected, np.inf), starts)
-
-    @staticmethod
-    def scored(
-        won: np.ndarray, rows: np.ndarray, table: Any, fixed: list[float], live: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Each rolled farm's chance to finish first and expected turns: ``fixed[0]`` for
-        a full farm, ``fixed[1]`` for one an exchange completes (no row), and for a live
-        farm its row of ``E[g**T]`` weighed by ``live``."""
         alive = rows >= 0
-        chance = np.where(won, fixed[0], fixed[1])
-        chance[alive] = table.powers[rows[alive]] @ live
-        turns = np.where(won, 0.0, 1.0)
+        chance[alive] = reading.chances(table, rows[alive])
         turns[alive] = table.turns[rows[alive]]
-        return chance, turns
+        return over_rolls(chance, turns, rules)
 
     @staticmethod
     def points(mine: np.ndarray, choices: Sequence[Hashable]) -> np.ndarray:
@@ -270,12 +214,6 @@ class RacerBot(OptimalBot):
             if isinstance(choice, Trade):
                 points[i] += np.array(choice.take) - np.array(choice.give)
         return points
-
-    @staticmethod
-    def distinct(farms: np.ndarray, rules: Any) -> tuple[np.ndarray, np.ndarray]:
-        """The distinct farms among ``farms`` and, for each farm, its index among them."""
-        _, first, back = np.unique(farms @ rules.strides, return_index=True, return_inverse=True)
-        return farms[first], back.reshape(-1)
 
     def outcomes(
         self, points: np.ndarray, box: np.ndarray, rules: Any, table: Any
@@ -331,11 +269,32 @@ def full_farms(farms: np.ndarray) -> np.ndarray:
     return np.asarray((farms[:, list(FARM)] > 0).all(axis=1))
 
 
-def first_turns(table: Any, weights: np.ndarray) -> list[float]:
-    """``S(1)``, ``S(2)`` and ``S(3)``: the deadline at this turn and the next two
-    (``S(t) = sum_k a[k] g[k]**(t - 1)``, the ``g`` being 0 and the table's)."""
+def first_turns(table: Any, weights: np.ndarray) -> tuple[float, float]:
+    """``S(1)`` and ``S(2)``: the deadline at this turn and the next, as the exponentials
+    write it (``S(t) = sum_k a[k] g[k]**(t - 1)``, the ``g`` being 0 and the table's)."""
     grid = np.concatenate(([0.0], table.gammas))
-    return [float(grid**t @ weights) for t in range(3)]
+    return float(grid**0 @ weights), float(grid @ weights)
+
+
+@dataclass
+class Reading:
+    """A deadline as a racer reads it: ``S(1)`` and ``S(2)``, and how a live farm's
+    ``E[S(1 + T)]`` is summed from its row of the race table (``live`` weights on its
+    ``E[g**T]``) and, read exactly, from its column of the law table (``head`` weights on
+    ``P(T = t)``, ``t = 1..HEAD``)."""
+
+    now: float
+    next_turn: float
+    live: np.ndarray
+    law: np.ndarray | None = None
+    head: np.ndarray | None = None
+
+    def chances(self, table: Any, rows: np.ndarray) -> np.ndarray:
+        """``E[S(1 + T)]`` of the live farms of ``rows``."""
+        chance: np.ndarray = table.powers[rows] @ self.live
+        if self.law is not None and self.head is not None:
+            chance = chance + self.head @ self.law[:, rows]
+        return chance
 
 
 def over_rolls(chance: np.ndarray, turns: np.ndarray, rules: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -510,3 +510,27 @@ def rolled_and_winnable(
             roll(farm, boxes[i], faces[f, 0], faces[f, 1], flags)
             out[i * m + f] = farm
             winnables[i * m + f] = not full(farm) and winnable(farm, boxes[i], give, take)
+
+
+@njit(cache=True)
+def law_head(successors: np.ndarray, weights: np.ndarray, out: np.ndarray) -> None:
+    """``out[t - 1, i]``: the chance that live farm ``i``, played on by a fixed policy
+    (``successors`` of each live farm's chosen farm, :func:`race_successors`), is won in
+    exactly ``t`` turns (the winning exchange's turn counted), for ``t = 1..len(out)``:
+    turn by turn, each row from the one before (a roll mostly breeds, but any order of
+    farms is exact here, since turn ``t`` reads only turn ``t - 1``)."""
+    n = successors.shape[0]
+    for t in range(out.shape[0]):
+        for i in range(n):
+            total = 0.0
+            for f in range(successors.shape[1]):
+                s = successors[i, f]
+                if s == FULL_ROW:
+                    if t == 0:
+                        total += weights[f]
+                elif s == WINNABLE_ROW:
+                    if t == 1:
+                        total += weights[f]
+                elif t > 0:
+                    total += weights[f] * out[t - 1, s]
+            out[t, i] = total

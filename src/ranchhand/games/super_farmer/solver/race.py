@@ -16,6 +16,14 @@ farmer has won before our ``t``-th turn, is simulated once per decision
 The table takes about 20 CPU seconds and 300 MB to compute from the policy (``race_values``
 in ``kernel``), so it is cached beside the policy (``super-farmer-race-<options>.npz``,
 71 MB) and in memory per process.
+
+Why the law's first turns too: near the end a deadline falls like a step (the other
+farmer cannot win in two turns, then likely does), which a sum of exponentials follows
+badly: up to 0.09 off, with weights of either sign summing to 170 in absolute value. The
+*law table* holds each farm's chance to win in exactly ``t`` turns for ``t = 1..HEAD``
+(``kernel.law_head``, 5 CPU seconds, ``super-farmer-law-<options>.npz``, 107 MB); with
+it a deadline's first turns are read exactly and only its tail, a smooth one, is written
+in exponentials (:meth:`Race.split`). The ``hard`` racer reads so.
 """
 
 from __future__ import annotations
@@ -52,6 +60,9 @@ TOLERANCE = 1e-6
 """The largest change of a tabled number by the last sweep."""
 SWEEPS = 400
 FORMAT = 1
+HEAD = 24
+"""Turns of each farm's law tabled one by one (:func:`law_table`): a deadline's first
+``HEAD`` turns are read exactly, the rest through the exponentials."""
 
 
 @dataclass
@@ -72,23 +83,10 @@ class RaceTable:
         return np.where(self.keys[rows] == keys, rows, -1)
 
     def save(self, path: Path) -> None:
-        """Write the table to ``path`` whole or not at all: into a file of its own beside
-        it, then renamed, so a process reading the cache meanwhile (a server's bot pool,
-        while :func:`prepare` runs) never opens half a table."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_name(f".{path.name}.{os.getpid()}.part")
-        try:
-            with part.open("wb") as out:
-                np.savez(
-                    out,
-                    format=np.array(FORMAT),
-                    turns=self.turns,
-                    powers=self.powers,
-                    gammas=self.gammas,
-                )
-            os.replace(part, path)
-        finally:
-            part.unlink(missing_ok=True)
+        """Write the table to ``path`` whole or not at all (:func:`_save_whole`)."""
+        _save_whole(
+            path, format=np.array(FORMAT), turns=self.turns, powers=self.powers, gammas=self.gammas
+        )
 
     @classmethod
     def load(cls, path: Path, solution: Solution) -> RaceTable | None:
@@ -106,8 +104,22 @@ def compute(solution: Solution, box: Any = None) -> RaceTable:
     """The race table of ``solution`` (see the module docstring); ``box`` the smaller box
     it was solved in, if it was (``solve``'s)."""
     rules = Rules.of(solution.options, box)
+    successors = played_on(solution, rules)
+    gammas = np.array(GAMMAS)
+    # Start near the answer: a won exchange adds about one turn to the rolls, and a law
+    # of T concentrated at its mean gives g**E[T].
+    turns = solution.value + 1.0
+    powers = gammas[None, :] ** turns[:, None]
+    kernel.race_values(successors, rules.weights, gammas, SWEEPS, TOLERANCE, turns, powers)
+    return RaceTable(solution.keys, turns.astype(np.float32), powers.astype(np.float32), gammas)
+
+
+def played_on(solution: Solution, rules: Rules) -> np.ndarray:
+    """Per live farm, where each of the 25 rolls leaves it after the policy's choice: a
+    live row, or ``kernel.FULL_ROW`` or ``kernel.WINNABLE_ROW``."""
     delta = rules.take @ rules.strides - rules.give @ rules.strides
-    chosen = solution.keys + np.where(solution.move >= 0, delta[solution.move], 0)
+    move = solution.move.astype(np.int64)
+    chosen = solution.keys + np.where(move >= 0, delta[move], 0)
     successors = np.empty((len(chosen), len(rules.faces)), np.int32)
     kernel.race_successors(
         chosen,
@@ -119,16 +131,20 @@ def compute(solution: Solution, box: Any = None) -> RaceTable:
         solution.keys,
         successors,
     )
-    gammas = np.array(GAMMAS)
-    # Start near the answer: a won exchange adds about one turn to the rolls, and a law
-    # of T concentrated at its mean gives g**E[T].
-    turns = solution.value + 1.0
-    powers = gammas[None, :] ** turns[:, None]
-    kernel.race_values(successors, rules.weights, gammas, SWEEPS, TOLERANCE, turns, powers)
-    return RaceTable(solution.keys, turns.astype(np.float32), powers.astype(np.float32), gammas)
+    return successors
+
+
+def compute_law(solution: Solution, box: Any = None) -> np.ndarray:
+    """The law table of ``solution`` (``HEAD`` rows of float32, a column per live farm):
+    the chance to win in exactly ``t`` turns, ``t = 1..HEAD``, played on by its policy."""
+    rules = Rules.of(solution.options, box)
+    law = np.empty((HEAD, len(solution.keys)), np.float32)
+    kernel.law_head(played_on(solution, rules), rules.weights, law)
+    return law
 
 
 _LOADED: dict[Path, RaceTable] = {}
+_LAWS: dict[Path, np.ndarray] = {}
 
 
 def race_path(options: dict[str, str]) -> Path:
@@ -138,42 +154,124 @@ def race_path(options: dict[str, str]) -> Path:
 
 
 def prepare() -> str | None:
-    """Make the race table of the default rules' policy (which ships) if it is not
-    cached: what a server runs once, in a process apart, so that its racers race (where
-    solving on demand is off they play ``optimal`` without it). None if it was there,
-    else where it was written; OSError if it could not be written."""
+    """Make the race table and the law table of the default rules' policy (which ships)
+    if they are not cached: what a server runs once, in a process apart, so that its
+    racers race (where solving on demand is off they play ``optimal`` without the first,
+    and the ``hard`` racer as ``normal`` without the second). None if both were there,
+    else where they were written; OSError if one could not be written."""
     solution = cached({})
-    path = race_path(solution.options)
-    if path.exists() and RaceTable.load(path, solution) is not None:
-        return None
-    race_table(solution)  # which says on stderr if the cache cannot be written
-    if not path.exists():
-        raise OSError(f"the race table could not be cached in {path}")
-    return str(path)
+    made = []
+    for path, present, make in (
+        (race_path(solution.options), _race_cached, race_table),
+        (law_path(solution.options), _law_cached, law_table),
+    ):
+        if present(path, solution):
+            continue
+        make(solution)  # which says on stderr if the cache cannot be written
+        if not path.exists():
+            raise OSError(f"a race table could not be cached in {path}")
+        made.append(str(path))
+    return " and ".join(made) or None
+
+
+def _race_cached(path: Path, solution: Solution) -> bool:
+    return path.exists() and RaceTable.load(path, solution) is not None
+
+
+def _law_cached(path: Path, solution: Solution) -> bool:
+    return path.exists() and _load_law(path, solution) is not None
+
+
+def law_path(options: dict[str, str]) -> Path:
+    """Where the law table of the policy of ``options`` is cached: beside the policy."""
+    policy = cache_path(options)
+    return policy.with_name(policy.name.replace("-solitaire-", "-law-"))
+
+
+def _load_law(path: Path, solution: Solution) -> np.ndarray | None:
+    with np.load(path) as data:
+        law = data["law"]
+        if int(data["format"]) != FORMAT or law.shape != (HEAD, len(solution.keys)):
+            return None
+        return np.asarray(law)
+
+
+def law_table(solution: Solution) -> np.ndarray:
+    """The law table of ``solution`` (:func:`compute_law`): as :func:`race_table` finds
+    or makes the race table."""
+    law: np.ndarray = _tabled(
+        law_path(solution.options),
+        _LAWS,
+        lambda law: law.shape[1] == len(solution.keys),
+        lambda path: _load_law(path, solution),
+        lambda: compute_law(solution),
+        lambda law, path: _save_whole(path, format=np.array(FORMAT), law=law),
+        ("law table", f"the solitaire policy's first {HEAD} turns", 5, "the hard racer"),
+    )
+    return law
+
+
+def _tabled(
+    path: Path,
+    memory: dict[Path, Any],
+    fits: Any,
+    load: Any,
+    make: Any,
+    save: Any,
+    words: tuple[str, str, int, str],
+) -> Any:
+    """A table made from the policy: from ``memory`` (if it ``fits`` the policy), else
+    ``load``-ed from ``path``, else made (a line on stderr says so) and saved there,
+    unless solving on demand is off (``$RANCHHAND_SOLVE`` is ``never``:
+    :class:`NotSolved`). ``words``: what the table is, what is tabled, about how many
+    CPU seconds it takes, and which bot to play once to make it."""
+    if path in memory and fits(memory[path]):
+        return memory[path]
+    table = load(path) if path.exists() else None
+    name, tabling, seconds, player = words
+    if table is None and os.environ.get(SOLVE_ENV, "").strip().lower() == "never":
+        raise NotSolved(f"no {name} {path.name}; play {player} once where solving is on")
+    if table is None:
+        print(
+            f"ranchhand: tabling {tabling} once (about {seconds} CPU seconds); cached in {path}",
+            file=sys.stderr,
+        )
+        table = make()
+        try:
+            save(table, path)
+        except OSError as error:
+            print(f"ranchhand: could not cache the {name}: {error}", file=sys.stderr)
+    memory[path] = table
+    return table
+
+
+def _save_whole(path: Path, **arrays: np.ndarray) -> None:
+    """Write ``arrays`` to ``path`` whole or not at all: into a file of its own beside
+    it, then renamed, so a process reading the cache meanwhile (a server's bot pool,
+    while :func:`prepare` runs) never opens half a table."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    try:
+        with part.open("wb") as out:
+            np.savez(out, **arrays)  # type: ignore[arg-type]
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def race_table(solution: Solution) -> RaceTable:
     """The race table of ``solution``: from this process's memory, else the cache beside
     the policy's, else computed (a line on stderr says so) and cached there, unless
     solving on demand is off (``$RANCHHAND_SOLVE`` is ``never``: :class:`NotSolved`)."""
-    path = race_path(solution.options)
-    if path in _LOADED and len(_LOADED[path].keys) == len(solution.keys):
-        return _LOADED[path]
-    table = RaceTable.load(path, solution) if path.exists() else None
-    if table is None and os.environ.get(SOLVE_ENV, "").strip().lower() == "never":
-        raise NotSolved(f"no race table {path.name}; play a racer once where solving is on")
-    if table is None:
-        print(
-            f"ranchhand: tabling the solitaire policy's law of turns once (about 20 CPU "
-            f"seconds); cached in {path}",
-            file=sys.stderr,
-        )
-        table = compute(solution)
-        try:
-            table.save(path)
-        except OSError as error:
-            print(f"ranchhand: could not cache the race table: {error}", file=sys.stderr)
-    _LOADED[path] = table
+    table: RaceTable = _tabled(
+        race_path(solution.options),
+        _LOADED,
+        lambda table: len(table.keys) == len(solution.keys),
+        lambda path: RaceTable.load(path, solution),
+        lambda: compute(solution),
+        lambda table, path: table.save(path),
+        ("race table", "the solitaire policy's law of turns", 20, "a racer"),
+    )
     return table
 
 
@@ -189,16 +287,20 @@ class Race:
     basis: np.ndarray  # (HORIZON, 1 + len(GAMMAS)): g**(t - 1), t = 1..HORIZON
     fit: np.ndarray  # (1 + len(GAMMAS), HORIZON): the ridge least squares on the basis
     policy: tuple[Any, ...]  # solve.policy_arrays: what the simulations of the policy take
+    head: np.ndarray  # (HEAD, len(GAMMAS)): g**t, t = 1..HEAD
+    tail_fit: np.ndarray  # (len(GAMMAS), HORIZON - 1 - HEAD): ridge fit of g**t, t > HEAD
 
     @classmethod
     def of(cls, solution: Solution) -> Race:
         grid = np.array((0.0, *GAMMAS))
         basis = grid[None, :] ** np.arange(HORIZON)[:, None]
-        normal = basis.T @ basis + RIDGE * np.eye(len(grid))
-        fit = np.linalg.solve(normal, basis.T)
+        fit = ridge(basis)
+        gammas = np.array(GAMMAS)
+        head = gammas[None, :] ** np.arange(1, HEAD + 1)[:, None]
+        tail_fit = ridge(gammas[None, :] ** np.arange(HEAD + 1, HORIZON)[:, None])
         rules = Rules.of(solution.options)
         policy = policy_arrays(solution, rules)
-        return cls(solution, race_table(solution), rules, basis, fit, policy)
+        return cls(solution, race_table(solution), rules, basis, fit, policy, head, tail_fit)
 
     def deadline(self, farms: np.ndarray, games: int, seed: int) -> np.ndarray:
         """``S(t)``, ``t = 1..HORIZON``: the chance that none of the farmers holding
@@ -212,6 +314,23 @@ class Race:
         """Weights ``a`` with ``S(t) ~ sum_k a[k] * g[k]**(t - 1)`` (``g``: 0 and
         :data:`GAMMAS`), so that ``P(T <= the deadline) = sum_k a[k] E[g[k]**(T - 1)]``."""
         return self.fit @ deadline
+
+    def split(self, deadline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``b`` and ``c`` with ``S(1 + t) = sum_k b[k] g[k]**t + c[t - 1]`` exactly for
+        ``t = 1..HEAD`` and ``~ sum_k b[k] g[k]**t`` after (``g``: :data:`GAMMAS`, ``b``
+        fitted to the tail alone), so that a live farm's chance to finish first,
+        ``E[S(1 + T)]``, is ``sum_k b[k] E[g[k]**T] + sum_t c[t - 1] P(T = t)``: its row
+        of the race table and its column of the law table (:func:`law_table`)."""
+        tail = self.tail_fit @ deadline[HEAD + 1 :]
+        return tail, deadline[1 : HEAD + 1] - self.head @ tail
+
+
+def ridge(basis: np.ndarray) -> np.ndarray:
+    """The ridge least-squares solution of ``basis`` (rows: turns; columns: exponentials),
+    as a matrix to apply to a deadline; :data:`RIDGE` keeps the weights small."""
+    normal = basis.T @ basis + RIDGE * np.eye(basis.shape[1])
+    fit: np.ndarray = np.linalg.solve(normal, basis.T)
+    return fit
 
 
 _RACES: dict[int, Race] = {}
