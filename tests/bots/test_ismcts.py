@@ -97,9 +97,10 @@ def test_super_farmer_names_its_own_levels_and_keeps_the_search_by_name() -> Non
     from ranchhand.games.super_farmer import LEVELS
     from ranchhand.games.super_farmer.racer import RacerBot
 
-    assert isinstance(bot_factory("super-farmer", "normal")(), RacerBot)
+    normal = bot_factory("super-farmer", "normal")()
+    assert isinstance(normal, RacerBot) and not normal.exact
     hard = bot_factory("super-farmer", "hard")()
-    assert isinstance(hard, RacerBot) and hard.rolls == 2
+    assert isinstance(hard, RacerBot) and hard.exact
     assert set(LEVELS) == {"normal", "hard"}
     for name, made in LEVELS.items():
         assert bot_factory("super-farmer", name) is made
