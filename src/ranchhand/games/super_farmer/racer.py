@@ -198,7 +198,7 @@ class RacerBot(OptimalBot):
         rules, table = contest.rules, contest.table
         mine = np.array(state.animals[me], np.int64)
         box = mine + np.array(state.herd, np.int64)  # our farm and the herd it breeds from
-        _, won, _, rows = self.outcomes(self.points(mine, choices), box, rules, table)
+        won, rows = self.outcomes(self.points(mine, choices), box, rules, table)
         chance = np.where(won, reading.now, reading.next_turn)
         turns = np.where(won, 0.0, 1.0)
         alive = rows >= 0
@@ -217,22 +217,23 @@ class RacerBot(OptimalBot):
 
     def outcomes(
         self, points: np.ndarray, box: np.ndarray, rules: Any, table: Any
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Each farm of ``points`` rolled with each of the 25 faces (rows ``i * 25 + f``),
-        breeding from ``box`` less the farm (the solver's ``roll``): the farms, which are
-        full, which one exchange with that herd completes, and their rows (:meth:`rows`).
-        A farm the table holds is live in the solitaire, whose herd is the larger, so no
-        exchange completes it here either: only the distinct farms the table lacks are
-        tried, face by face, rolled again by the compiled kernel that tries them."""
+        breeding from ``box`` less the farm (the solver's ``roll``): which are full, and
+        their rows (:meth:`rows`; -1 for a full farm and for one an exchange with that
+        herd completes). A farm the table holds is live in the solitaire, whose herd is
+        the larger, so no exchange completes it here either: only the distinct farms the
+        table lacks are tried, face by face, rolled again by the compiled kernel that
+        tries them."""
         from ranchhand.games.super_farmer.solver import kernel
 
         faces = len(rules.faces)
         rolled = np.empty((len(points) * faces, 7), np.int64)
-        winnable = np.zeros(len(rolled), np.bool_)
-        none = np.empty((0, 7), np.int64)  # no exchange tried: only the roll
+        unused = np.zeros(len(rolled), np.bool_)  # no exchange tried: nothing is winnable
+        none = np.empty((0, 7), np.int64)
         boxes = np.repeat(box[None, :], len(points), axis=0)
         kernel.rolled_and_winnable(
-            points, boxes, rules.faces, rules.flags, none, none, rolled, winnable
+            points, boxes, rules.faces, rules.flags, none, none, rolled, unused
         )
         won = full_farms(rolled)
         rows = table.rows(rolled)
@@ -260,8 +261,8 @@ class RacerBot(OptimalBot):
         found = np.full(len(first), -1, np.int64)
         found[~tried] = self.nearest(rolled[unknown[first[~tried]]], table)
         back = back.reshape(-1)
-        winnable[unknown], rows[unknown] = tried[back], found[back]
-        return rolled, won, winnable, rows
+        rows[unknown] = found[back]
+        return won, rows
 
 
 def full_farms(farms: np.ndarray) -> np.ndarray:

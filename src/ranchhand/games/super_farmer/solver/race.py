@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -145,12 +146,22 @@ def compute_law(solution: Solution, box: Any = None) -> np.ndarray:
 
 _LOADED: dict[Path, RaceTable] = {}
 _LAWS: dict[Path, np.ndarray] = {}
+Table = TypeVar("Table", RaceTable, np.ndarray)
 
 
 def race_path(options: dict[str, str]) -> Path:
     """Where the race table of the policy of ``options`` is cached: beside the policy."""
+    return _beside_policy(options, "race")
+
+
+def law_path(options: dict[str, str]) -> Path:
+    """Where the law table of the policy of ``options`` is cached: beside the policy."""
+    return _beside_policy(options, "law")
+
+
+def _beside_policy(options: dict[str, str], kind: str) -> Path:
     policy = cache_path(options)
-    return policy.with_name(policy.name.replace("-solitaire-", "-race-"))
+    return policy.with_name(policy.name.replace("-solitaire-", f"-{kind}-"))
 
 
 def prepare() -> str | None:
@@ -161,31 +172,18 @@ def prepare() -> str | None:
     else where they were written; OSError if one could not be written."""
     solution = cached({})
     made = []
-    for path, present, make in (
-        (race_path(solution.options), _race_cached, race_table),
-        (law_path(solution.options), _law_cached, law_table),
-    ):
-        if present(path, solution):
+    tables: tuple[tuple[Path, Callable[[Path], object], Callable[[Solution], object]], ...] = (
+        (race_path(solution.options), lambda path: RaceTable.load(path, solution), race_table),
+        (law_path(solution.options), lambda path: _load_law(path, solution), law_table),
+    )
+    for path, load, make in tables:
+        if path.exists() and load(path) is not None:
             continue
         make(solution)  # which says on stderr if the cache cannot be written
         if not path.exists():
             raise OSError(f"a race table could not be cached in {path}")
         made.append(str(path))
     return " and ".join(made) or None
-
-
-def _race_cached(path: Path, solution: Solution) -> bool:
-    return path.exists() and RaceTable.load(path, solution) is not None
-
-
-def _law_cached(path: Path, solution: Solution) -> bool:
-    return path.exists() and _load_law(path, solution) is not None
-
-
-def law_path(options: dict[str, str]) -> Path:
-    """Where the law table of the policy of ``options`` is cached: beside the policy."""
-    policy = cache_path(options)
-    return policy.with_name(policy.name.replace("-solitaire-", "-law-"))
 
 
 def _load_law(path: Path, solution: Solution) -> np.ndarray | None:
@@ -199,7 +197,7 @@ def _load_law(path: Path, solution: Solution) -> np.ndarray | None:
 def law_table(solution: Solution) -> np.ndarray:
     """The law table of ``solution`` (:func:`compute_law`): as :func:`race_table` finds
     or makes the race table."""
-    law: np.ndarray = _tabled(
+    return _tabled(
         law_path(solution.options),
         _LAWS,
         lambda law: law.shape[1] == len(solution.keys),
@@ -208,18 +206,17 @@ def law_table(solution: Solution) -> np.ndarray:
         lambda law, path: _save_whole(path, format=np.array(FORMAT), law=law),
         ("law table", f"the solitaire policy's first {HEAD} turns", 5, "the hard racer"),
     )
-    return law
 
 
 def _tabled(
     path: Path,
-    memory: dict[Path, Any],
-    fits: Any,
-    load: Any,
-    make: Any,
-    save: Any,
+    memory: dict[Path, Table],
+    fits: Callable[[Table], bool],
+    load: Callable[[Path], Table | None],
+    make: Callable[[], Table],
+    save: Callable[[Table, Path], None],
     words: tuple[str, str, int, str],
-) -> Any:
+) -> Table:
     """A table made from the policy: from ``memory`` (if it ``fits`` the policy), else
     ``load``-ed from ``path``, else made (a line on stderr says so) and saved there,
     unless solving on demand is off (``$RANCHHAND_SOLVE`` is ``never``:
@@ -263,7 +260,7 @@ def race_table(solution: Solution) -> RaceTable:
     """The race table of ``solution``: from this process's memory, else the cache beside
     the policy's, else computed (a line on stderr says so) and cached there, unless
     solving on demand is off (``$RANCHHAND_SOLVE`` is ``never``: :class:`NotSolved`)."""
-    table: RaceTable = _tabled(
+    return _tabled(
         race_path(solution.options),
         _LOADED,
         lambda table: len(table.keys) == len(solution.keys),
@@ -272,7 +269,6 @@ def race_table(solution: Solution) -> RaceTable:
         lambda table, path: table.save(path),
         ("race table", "the solitaire policy's law of turns", 20, "a racer"),
     )
-    return table
 
 
 @dataclass
