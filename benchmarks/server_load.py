@@ -249,8 +249,18 @@ def ws_options(args: argparse.Namespace, address: str) -> dict[str, Any]:
     }
 
 
+KEEPALIVE = 2.0
+"""Seconds a client keeps an idle connection for its next request: well under the
+server's (uvicorn's ``timeout_keep_alive``, 5 s). At httpx's default, also 5 s, a request
+sent on a connection idle for about 5 s could meet the server closing it (``ReadError``,
+a soak failure in a clean-clone CI run: a player's next table, posted as its game of
+about 5 s ended)."""
+
+
 def http_client(base: str, address: str, timeout: float = 60) -> httpx.AsyncClient:
-    transport = httpx.AsyncHTTPTransport(local_address=address)
+    transport = httpx.AsyncHTTPTransport(
+        local_address=address, limits=httpx.Limits(keepalive_expiry=KEEPALIVE)
+    )
     return httpx.AsyncClient(base_url=base, timeout=timeout, trust_env=False, transport=transport)
 
 
