@@ -134,8 +134,11 @@ def set_levels(changes: dict[str, Any]) -> None:
 
 
 def settings(game: str, level: str) -> Any:
-    """What ``level`` is in ``game``: the search's settings, or the game's own bot."""
+    """What ``level`` is in ``game``: the search's settings, or the game's own bot (a
+    level the game names its own, or a bot given by its name, as ``racer``)."""
     own = own_levels(game).get(level)
+    if own is None and level not in ("ismcts", "normal", "hard"):
+        own = bot_factory(game, level)
     if own is not None:
         return getattr(own, "name", None) or repr(own)
     return ismcts.level(game, level)
