@@ -42,6 +42,7 @@ from typing import Any
 from ranchhand.bots import ismcts
 from ranchhand.core.registry import (
     GAME_MODULES,
+    SEARCH_LEVELS,
     bot_factory,
     canonical_name,
     load,
@@ -137,7 +138,7 @@ def settings(game: str, level: str) -> Any:
     """What ``level`` is in ``game``: the search's settings, or the game's own bot (a
     level the game names its own, or a bot given by its name, as ``racer``)."""
     own = own_levels(game).get(level)
-    if own is None and level not in ("ismcts", "normal", "hard"):
+    if own is None and level not in SEARCH_LEVELS:
         own = bot_factory(game, level)
     if own is not None:
         return getattr(own, "name", None) or repr(own)

@@ -97,6 +97,9 @@ SEARCH = "ranchhand.bots.ismcts:at_level"
 as names it imports on first use, never by an import of its own (``bots`` builds on
 ``core``, not the other way round). ``at_level(game, name, level)`` gives the search's
 constructor at a level."""
+SEARCH_LEVELS = ("ismcts", "normal", "hard")
+"""The names the shared search plays (at its level of that name) unless a game names
+its own bot for one in ``LEVELS``."""
 
 
 def _shared(path: str) -> Any:
@@ -139,7 +142,7 @@ def bot_factory(game: str | Game, bot: str) -> Callable[[], Any]:
     levels = own_levels(name)
     if bot in levels:
         return levels[bot]
-    if bot in ("ismcts", "normal", "hard"):
+    if bot in SEARCH_LEVELS:
         return _shared(SEARCH)(loaded, canonical_name(name), bot)  # type: ignore[no-any-return]
     if bot not in bots:
         raise OptionError(
