@@ -9,8 +9,7 @@ Fixtures and helpers the game tests share:
 - ``server`` (module scope): a :class:`WebServer`, a ``ranchhand serve`` subprocess on
   a free port with a temporary SQLite database; ``server.base`` is its address,
   ``server.stop()`` / ``server.start()`` restart it on the same port and database.
-- ``browser`` (session scope, tests/conftest.py): a Playwright Chromium browser, one
-  per test process; ``context`` (function
+- ``browser`` (session scope): a Playwright Chromium browser; ``context`` (function
   scope): a fresh browser context (its own cookies and storage) at desktop size, closed
   afterwards; ``browser.new_context(viewport=PHONE)`` for a phone.
 - ``create_table(server, game, seats, names=None, **options) -> dict``: ``POST
@@ -165,6 +164,23 @@ def server() -> Iterator[WebServer]:
     finally:
         running.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # Playwright's wait_for_function compiles its predicate in the page, which the
+        # server's Content-Security-Policy refuses (no 'unsafe-eval'): contexts bypass
+        # the policy unless asked not to (test_csp.py checks the pages under it).
+        new_context = launched.new_context
+        launched.new_context = lambda **options: new_context(**{"bypass_csp": True, **options})
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 @pytest.fixture
