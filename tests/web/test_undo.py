@@ -89,17 +89,20 @@ def test_hot_seat_undoes_with_the_seat_on_screen(server: WebServer, context: Any
     expect(button).to_have_count(0)
     page.locator("#action-list [data-action='roll and end turn']").click()
     handoff = page.locator("[data-handoff-to]")
-    returns = page.locator("#action-list [data-action^='return']")
-    for _ in range(20):  # newborns that do not fit go back first (the dice decide)
+    # The dice may leave Ann a choice before the turn passes: a fox and a wolf together
+    # ask which strikes first (2 rolls in 144), and newborns that do not fit go back.
+    choices = "#action-list [data-action$=' first'], #action-list [data-action^='return']"
+    pending = page.locator(choices)
+    for _ in range(20):
         page.wait_for_function(
-            "() => document.querySelector('[data-handoff-to]') || "
-            "(document.body.dataset.acting === 'true' && "
-            "document.querySelector(\"#action-list [data-action^='return']\"))",
+            "(choices) => document.querySelector('[data-handoff-to]') || "
+            "(document.body.dataset.acting === 'true' && document.querySelector(choices))",
+            arg=choices,
             timeout=WAIT_MS,
         )
         if handoff.count():
             break
-        returns.first.click()
+        pending.first.click()
     expect(handoff).to_be_visible(timeout=WAIT_MS)
     expect(page.locator("[data-undo]")).to_have_count(0)
     assert page_errors(page) == []
