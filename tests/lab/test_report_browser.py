@@ -17,23 +17,17 @@ from typer.testing import CliRunner
 
 from ranchhand.cli.main import app
 from tests.lab.helpers import made, stored
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, browser_unavailable
+from tests.web.conftest import browser_unavailable, chromium
 
 runner = CliRunner()
 pytestmark = pytest.mark.skipif(browser_unavailable() is not None,
                                 reason=browser_unavailable() or "")  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+@pytest.fixture(scope="module", name="chromium")
+def launched_chromium() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
 
 
 def _report(store: str, out: Path) -> Path:

@@ -9,7 +9,7 @@ Fixtures and helpers the game tests share:
 - ``server`` (module scope): a :class:`WebServer`, a ``ranchhand serve`` subprocess on
   a free port with a temporary SQLite database; ``server.base`` is its address,
   ``server.stop()`` / ``server.start()`` restart it on the same port and database.
-- ``browser`` (session scope): a Playwright Chromium browser; ``context`` (function
+- ``browser`` (module scope): a Playwright Chromium browser; ``context`` (function
   scope): a fresh browser context (its own cookies and storage) at desktop size, closed
   afterwards; ``browser.new_context(viewport=PHONE)`` for a phone.
 - ``create_table(server, game, seats, names=None, **options) -> dict``: ``POST
@@ -166,21 +166,34 @@ def server() -> Iterator[WebServer]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium under a Playwright driver of its own, both gone on leaving.
+
+    One driver per test module, never per session: Playwright's sync API runs an event
+    loop in the test thread while its driver lives, so a second driver (another module's
+    browser) could not start, and the asyncio tests of tests/server could not run their
+    own loops. About 0.7 s a module.
+    """
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
         # Playwright's wait_for_function compiles its predicate in the page, which the
         # server's Content-Security-Policy refuses (no 'unsafe-eval'): contexts bypass
         # the policy unless asked not to (test_csp.py checks the pages under it).
         new_context = launched.new_context
         launched.new_context = lambda **options: new_context(**{"bypass_csp": True, **options})
-        try:
-            yield launched
-        finally:
-            launched.close()
+        yield launched
 
 
 @pytest.fixture
