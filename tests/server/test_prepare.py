@@ -132,6 +132,43 @@ def test_a_cache_that_cannot_be_written_is_an_error_not_a_table_made(
         race.prepare()
 
 
+def test_prepare_reads_each_cached_table_once_and_remakes_a_stale_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On an empty cache both tables are made; then both are there and nothing is; a law
+    table of another format is read once, found stale, and made again. The tabling is
+    stood in for by tables of the right size (the real one takes 25 to 50 CPU s)."""
+    monkeypatch.setenv("RANCHHAND_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv(race.SOLVE_ENV, raising=False)
+    for memory in ("_LOADED", "_LAWS"):
+        monkeypatch.setattr(race, memory, {})
+    farms = len(race.cached({}).keys)
+    table = race.RaceTable(
+        np.arange(farms, dtype=np.int64),
+        np.ones(farms, np.float32),
+        np.full((farms, len(race.GAMMAS)), 0.5, np.float32),
+        np.array(race.GAMMAS),
+    )
+    monkeypatch.setattr(race, "compute", lambda solution, box=None: table)
+    law = np.zeros((race.HEAD, farms), np.float32)
+    monkeypatch.setattr(race, "compute_law", lambda solution, box=None: law)
+    reads: list[Path] = []
+    load_law = race._load_law
+    monkeypatch.setattr(race, "_load_law", lambda path, s: reads.append(path) or load_law(path, s))
+    race_file, law_file = race.race_path({}), race.law_path({})
+
+    assert race.prepare() == f"{race_file} and {law_file}"
+    assert reads == []  # nothing to read yet
+    assert race.prepare() is None
+    assert reads == [law_file]
+    np.savez(law_file, format=np.array(race.FORMAT + 1), law=law)  # another format
+    reads.clear()
+    assert race.prepare() == str(law_file)
+    assert reads == [law_file]
+    with np.load(law_file) as data:
+        assert int(data["format"]) == race.FORMAT
+
+
 def test_stopping_ends_a_preparing_process() -> None:
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     started = time.monotonic()

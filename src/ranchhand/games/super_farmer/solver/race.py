@@ -169,21 +169,36 @@ def prepare() -> str | None:
     if they are not cached: what a server runs once, in a process apart, so that its
     racers race (where solving on demand is off they play ``optimal`` without the first,
     and the ``hard`` racer as ``normal`` without the second). None if both were there,
-    else where they were written; OSError if one could not be written."""
+    else where they were written; OSError if one could not be written.
+
+    Each table is read as the bots read it (:func:`race_table`, :func:`law_table`), so a
+    cached one is loaded once and a stale one (another format, another policy) is loaded
+    once, then made again; a table was made here when its file changed."""
     solution = cached({})
     made = []
-    tables: tuple[tuple[Path, Callable[[Path], object], Callable[[Solution], object]], ...] = (
-        (race_path(solution.options), lambda path: RaceTable.load(path, solution), race_table),
-        (law_path(solution.options), lambda path: _load_law(path, solution), law_table),
+    tables: tuple[tuple[Path, dict[Path, Any], Callable[[Solution], object]], ...] = (
+        (race_path(solution.options), _LOADED, race_table),
+        (law_path(solution.options), _LAWS, law_table),
     )
-    for path, load, make in tables:
-        if path.exists() and load(path) is not None:
-            continue
-        make(solution)  # which says on stderr if the cache cannot be written
+    for path, memory, table in tables:
+        memory.pop(path, None)  # what matters here is the file, not this process's copy
+        before = _written(path)
+        table(solution)  # which says on stderr if the cache cannot be written
         if not path.exists():
             raise OSError(f"a race table could not be cached in {path}")
-        made.append(str(path))
+        if _written(path) != before:
+            made.append(str(path))
     return " and ".join(made) or None
+
+
+def _written(path: Path) -> tuple[int, int] | None:
+    """When and as which file ``path`` was last written (:func:`_save_whole` replaces
+    it by a new file), or None if it is not there (nor can be: a parent is a file)."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_ino, found.st_mtime_ns
 
 
 def _load_law(path: Path, solution: Solution) -> np.ndarray | None:
