@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from typing import Any
 
 from ranchhand.core.game import CHANCE, SIMULTANEOUS, State
@@ -17,6 +18,17 @@ GAMES = {
     "glory-ranch": {"players": 3, "options": {}},
 }
 """Each game as the tests play it (Rancho cut short: random play can wander for long)."""
+
+
+def wait_for(check: Any, timeout: float, what: str) -> Any:
+    """Poll ``check()`` until it returns something true (liveness, generous bounds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not within {timeout} s")
 
 
 def auth(token: str) -> dict[str, str]:

@@ -15,6 +15,7 @@ from alembic.config import Config
 from sqlalchemy import Column, Engine, Integer, MetaData, String, Table, inspect, select, text
 
 from ranchhand.server import store
+from ranchhand.server.live import Budget
 from ranchhand.server.store import make_engine
 from ranchhand.server.tables import TableService
 from tests.server.conftest import client_for
@@ -111,7 +112,9 @@ def test_a_0001_database_with_games_in_progress_upgrades_on_start(
         old_schema.setattr(store, "seats", SEATS_0001)
         old_schema.setattr(store, "tables", TABLES_0001)
         old_schema.setattr(store, "moves", MOVES_0001)
-        old = TableService(engine)
+        # No runner here: the bots' every move is made inline, whatever a pause of the
+        # collector costs (past the default budget the runner would be due to go on).
+        old = TableService(engine, inline=Budget(steps=100_000, cpu=600.0))
         for game, how in GAMES.items():
             made = old.create(game, 3, dict(how["options"]), ["human", "greedy", "human"])
             tokens[made.id] = made.tokens

@@ -25,6 +25,8 @@ Fixtures and helpers the game tests share:
   shows none), and waits for the page's step to change or an error to show. A refused
   click is allowed a few times, then fails the test with the page's error line.
   Hot-seat pages' "pass the device" buttons (`[data-handoff-to]`) are clicked as they come.
+- ``finished_view(server, table, within=60.0) -> dict``: the table's public view once
+  its game is over (a bots-only game may end just after the request that made it).
 - ``page_errors(page) -> list[str]``: JavaScript errors the page raised (attach with
   ``watch(page)`` right after creating it; ``open_seat`` does this).
 
@@ -221,6 +223,21 @@ def create_table(
     assert reply.status_code == 201, reply.text
     created: dict[str, Any] = reply.json()
     return created
+
+
+def finished_view(server: WebServer, table: str, within: float = 60.0) -> dict[str, Any]:
+    """The table's public view once its game is over. A bots-only game ends inside the
+    request that made it as a rule; when a pause of the collector used up the inline
+    budget (about 1 table in 1,000), the server's runner ends it a moment later."""
+    deadline = time.monotonic() + within
+    while True:
+        reply = httpx.get(f"{server.base}/api/tables/{table}", timeout=10)
+        assert reply.status_code == 200, reply.text
+        view: dict[str, Any] = reply.json()
+        if view["status"] == "finished":
+            return view
+        assert time.monotonic() < deadline, f"table {table} did not finish within {within} s"
+        time.sleep(0.1)
 
 
 def watch(page: Any) -> Any:

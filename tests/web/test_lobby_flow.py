@@ -8,13 +8,19 @@ list; counts read as English."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import httpx
 from playwright.sync_api import expect
 
-from tests.web.conftest import DESKTOP, STEP_TIMEOUT_MS, WebServer, page_errors, watch
+from tests.web.conftest import (
+    DESKTOP,
+    STEP_TIMEOUT_MS,
+    WebServer,
+    finished_view,
+    page_errors,
+    watch,
+)
 
 WAIT_MS = 20_000
 
@@ -218,10 +224,7 @@ def test_finished_games_are_under_history_and_counts_read_as_english(
         json={"game": "rancho", "seats": ["human", "easy"], "names": ["Ann", "Bot"], "open": [0]},
         timeout=30,
     ).json()["id"]
-    deadline = time.monotonic() + 120
-    while table_of(server, finished)["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots' game did not finish"
-        time.sleep(0.3)
+    finished_view(server, finished, within=120)
 
     page = lobby(context, server)
     row = page.locator(f"#tables [data-table='{waiting}']")

@@ -44,6 +44,10 @@ def seat_view(server: WebServer, table: str, token: str) -> dict[str, Any]:
     return view
 
 
+def bobs_lines(page: Any) -> int:
+    return sum(text.startswith("Bob ") for text, _ in page.evaluate(LOG_TEXTS))
+
+
 def after_bobs_turn(page: Any) -> None:
     """Ann rolls and ends her turn (answering what the dice ask of her, if anything); the
     page waits until Bob (the bot) played his turn and it is Ann's again."""
@@ -51,10 +55,11 @@ def after_bobs_turn(page: Any) -> None:
 
     body = page.locator("body")
     expect(body).to_have_attribute("data-acting", "true", timeout=WAIT_MS)
+    bobs = bobs_lines(page)  # Bob's earlier turns are in the log already
     page.locator('#controls [data-action="roll and end turn"]').click()
     for _ in range(40):
         expect(body).to_have_attribute("data-acting", "true", timeout=WAIT_MS)
-        if any(text.startswith("Bob ") for text, _ in page.evaluate(LOG_TEXTS)):
+        if bobs_lines(page) > bobs:
             return
         step = body.get_attribute("data-step") or ""
         page.evaluate("() => { document.getElementById('all-actions').open = true; }")

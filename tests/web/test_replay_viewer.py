@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from tests.web.conftest import WebServer, create_table, page_errors, watch
+from tests.web.conftest import WebServer, create_table, finished_view, page_errors, watch
 
 BUTTONS = ("first", "back", "play", "forward", "last")
 WAIT_MS = 30_000
@@ -17,8 +17,7 @@ WAIT_MS = 30_000
 def finished_table(server: WebServer) -> dict[str, Any]:
     """A Glory Ranch game two named bots played to the end as it was made."""
     made = create_table(server, "glory-ranch", ["greedy", "greedy"], ["Ann", "Bob"])
-    view = httpx.get(f"{server.base}/api/tables/{made['id']}", timeout=10).json()
-    assert view["status"] == "finished"
+    finished_view(server, made["id"])
     return made
 
 

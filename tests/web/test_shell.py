@@ -14,6 +14,7 @@ from tests.web.conftest import (
     PHONE,
     WebServer,
     create_table,
+    finished_view,
     open_seat,
     page_errors,
     play_by_clicking,
@@ -172,7 +173,7 @@ def test_hot_seat_hand_off_leaves_nothing_of_the_previous_hand(
 
 def test_the_replay_viewer_steps_through_a_finished_game(server: WebServer, context: Any) -> None:
     made = create_table(server, "glory-ranch", ["greedy", "greedy"])
-    assert view_of(server, made["id"])["status"] == "finished"
+    finished_view(server, made["id"])
     page = watch(context.new_page())
     page.goto(f"{server.base}/replay#table={made['id']}")
     page.wait_for_function("document.body.dataset.step === '0'")
