@@ -6,9 +6,13 @@ answers), real ``ranchhand serve`` processes where a kill is tested."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -23,21 +27,10 @@ from ranchhand.server.live import Budget, Live, Meta
 from ranchhand.server.store import make_engine, migrate
 from ranchhand.server.tables import TableService
 from tests.server.conftest import client_for
-from tests.server.helpers import auth, create, tokens_of
+from tests.server.helpers import auth, create, tokens_of, wait_for
 from tests.server.procs import Server, _children, create_table, http_client
 
 SEARCH_SEATS = ["hard"] * 6
-
-
-def wait_for(check: Any, timeout: float, what: str) -> Any:
-    """Poll ``check()`` until it returns something true (liveness, generous bounds)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"{what}: not within {timeout} s")
 
 
 def bot_workers(pid: int) -> list[int]:
@@ -90,18 +83,24 @@ def test_cheap_bots_answer_inside_the_move_within_the_budget(sqlite_url: str) ->
         table, token = created["id"], tokens_of(created)[0]
         view = client.get(f"/api/tables/{table}", headers=auth(token)).json()
         rng = random.Random(3)
-        for _ in range(5):
-            if not view["legal_actions"]:
-                break
-            reply = client.post(
-                f"/api/tables/{table}/actions",
-                json={"action": rng.choice(view["legal_actions"]), "step": view["step"]},
-                headers=auth(token),
-            )
-            assert reply.status_code == 200, reply.text
-            view = reply.json()
-            # The greedy bot answered in the same reply: it is never the bot's turn here.
-            assert view["status"] != "playing" or view["to_act"] == [0]
+        # A full collection can take more than the inline budget's CPU (about 1 move in
+        # 1,000 here); then the runner answers after the reply. Not while this checks.
+        gc.disable()
+        try:
+            for _ in range(5):
+                if not view["legal_actions"]:
+                    break
+                reply = client.post(
+                    f"/api/tables/{table}/actions",
+                    json={"action": rng.choice(view["legal_actions"]), "step": view["step"]},
+                    headers=auth(token),
+                )
+                assert reply.status_code == 200, reply.text
+                view = reply.json()
+                # The greedy bot answered in the same reply: it is never the bot's turn here.
+                assert view["status"] != "playing" or view["to_act"] == [0]
+        finally:
+            gc.enable()
     engine = make_engine(sqlite_url)
     service = TableService(engine, inline=Budget(steps=3, cpu=1.0))
     made = service.create("rocket-ranchers", 2, {}, ["greedy", "random"])
@@ -194,6 +193,42 @@ def test_bot_workers_die_with_their_server(tmp_path: Path) -> None:
         wait_for(gone, 20, "the bot processes exiting")
     finally:
         server.kill()
+
+
+def test_a_busy_worker_exits_when_its_server_dies() -> None:
+    """A worker in the middle of a long job (here asleep: a cold kernel compiles for
+    half a minute on a busy machine) reads no end-of-file; its watch sees its parent gone
+    and ends it within about ``botpool.WATCH`` seconds of the SIGKILL."""
+    busy = (
+        "import os, threading, time; from ranchhand.server import botpool; "
+        "threading.Thread(target=botpool._watch, args=(os.getppid(),), daemon=True).start(); "
+        "time.sleep(120)"
+    )
+    parent = (
+        "import subprocess, sys, time; "
+        f"child = subprocess.Popen([sys.executable, '-c', {busy!r}]); "
+        "print(child.pid, flush=True); time.sleep(120)"
+    )
+    server = subprocess.Popen([sys.executable, "-c", parent], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    worker = int(server.stdout.readline())
+    try:
+        time.sleep(1.0)  # the worker is up and asleep in its "job"
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(10)
+
+        def gone() -> bool:
+            try:
+                state = Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                return True
+            return state == "Z"
+
+        wait_for(gone, 20, "the busy worker exiting")
+    finally:
+        server.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker, signal.SIGKILL)
 
 
 # ------------------------------------------------------------------ the CPU cap

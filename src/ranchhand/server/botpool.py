@@ -21,8 +21,10 @@ Bounds: ``processes`` workers (the server sizes it from the cores); each waiting
 is queued by priority (tables with people first, bots-only tables when nobody waits);
 a decision that runs past ``timeout`` seconds has its worker killed (and replaced);
 :meth:`BotPool.cancel` drops a table's queued work and kills a worker busy with it;
-:meth:`BotPool.close` kills them all. A worker whose server dies reads end-of-file on
-its pipe and exits.
+:meth:`BotPool.close` kills them all. A worker whose server dies exits: between jobs it
+reads end-of-file on its pipe; in the middle of one (a search, or the first compile of a
+game's kernels, which can take half a minute on a busy machine) a thread of its own sees
+within :data:`WATCH` seconds that its parent has gone, so no orphan computes on.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -60,6 +63,8 @@ GAMES_KEPT = 8
 """Loaded games (by game, players and options) a worker keeps for its tables."""
 AFFINITY_KEPT = 10_000
 """Tables whose worker the pool remembers."""
+WATCH = 0.5
+"""Seconds between a worker's looks at whether its server is still its parent."""
 
 
 def default_processes(workers: int = 1) -> int:
@@ -175,8 +180,20 @@ class _Memory:
         return made
 
 
-def _serve(connection: Connection) -> None:
-    """A worker: answer jobs until the server closes the pipe (or dies)."""
+def _watch(server: int) -> None:
+    """Exit at once when the process that started this worker is no longer its parent
+    (the server died, and the worker was handed to another): the pipe's end-of-file is
+    only read between jobs. Also when the server was gone before the watch began."""
+    while os.getppid() == server:
+        time.sleep(WATCH)
+    os._exit(0)
+
+
+def _serve(connection: Connection, server: int | None = None) -> None:
+    """A worker: answer jobs until the server closes the pipe or is gone (``server``:
+    its pid, watched by :func:`_watch`)."""
+    if server is not None:
+        threading.Thread(target=_watch, args=(server,), name="watch", daemon=True).start()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     with contextlib.suppress(OSError):
         os.nice(NICE)
@@ -298,14 +315,16 @@ class BotPool:
 
     # ------------------------------------------------------------- internals
     def _spawn(self) -> _Worker:
-        """A new worker: ``python -m ranchhand.server.botpool FD`` on one end of a socket
-        pair. A fresh interpreter inherits nothing of the server (no threads, sockets,
-        database connections, nor its main module, which multiprocessing would import
-        again), and its end of the pair is all it shares with it."""
+        """A new worker: ``python -m ranchhand.server.botpool FD PID`` on one end of a
+        socket pair, watching this process (``PID``). A fresh interpreter inherits nothing
+        of the server (no threads, sockets, database connections, nor its main module,
+        which multiprocessing would import again), and its end of the pair is all it
+        shares with it."""
         ours, theirs = socket.socketpair()
+        module, fd = "ranchhand.server.botpool", str(theirs.fileno())
         try:
             process = subprocess.Popen(
-                [sys.executable, "-m", "ranchhand.server.botpool", str(theirs.fileno())],
+                [sys.executable, "-m", module, fd, str(os.getpid())],
                 pass_fds=[theirs.fileno()],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -402,4 +421,4 @@ class BotPool:
 
 
 if __name__ == "__main__":  # a worker, started by BotPool._spawn
-    _serve(Connection(int(sys.argv[1])))
+    _serve(Connection(int(sys.argv[1])), int(sys.argv[2]))
