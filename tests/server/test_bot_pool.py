@@ -22,7 +22,7 @@ import sqlalchemy as sa
 
 from ranchhand.core.registry import load
 from ranchhand.server import store
-from ranchhand.server.botpool import BotPool, Cancelled, Job
+from ranchhand.server.botpool import TIMEOUT, BotPool, Cancelled, Job
 from ranchhand.server.live import Budget, Live, Meta
 from ranchhand.server.store import make_engine, migrate
 from ranchhand.server.tables import TableService
@@ -59,9 +59,9 @@ def test_creating_a_table_of_six_search_bots_answers_at_once(sqlite_url: str) ->
         assert first["status"] == "playing"
         # The pool plays on: the table moves without anyone asking, and the server
         # answers meanwhile.
-        moved = wait_for(
+        moved = wait_for(  # past a timed-out decision (a cold compile at nice 10), too
             lambda: client.get(f"/api/tables/{table}").json()["step"] > first["step"],
-            60,
+            TIMEOUT + 60,
             "a search bot's move",
         )
         assert moved
@@ -199,21 +199,22 @@ def test_a_busy_worker_exits_when_its_server_dies() -> None:
     """A worker in the middle of a long job (here asleep: a cold kernel compiles for
     half a minute on a busy machine) reads no end-of-file; its watch sees its parent gone
     and ends it within about ``botpool.WATCH`` seconds of the SIGKILL."""
-    busy = (
-        "import os, threading, time; from ranchhand.server import botpool; "
-        "threading.Thread(target=botpool._watch, args=(os.getppid(),), daemon=True).start(); "
+    busy = (  # the parent's pid given, as BotPool._spawn gives it
+        "import sys, threading, time; from ranchhand.server import botpool; "
+        "server = int(sys.argv[1]); "
+        "threading.Thread(target=botpool._watch, args=(server,), daemon=True).start(); "
         "time.sleep(120)"
     )
     parent = (
-        "import subprocess, sys, time; "
-        f"child = subprocess.Popen([sys.executable, '-c', {busy!r}]); "
+        "import os, subprocess, sys, time; "
+        f"child = subprocess.Popen([sys.executable, '-c', {busy!r}, str(os.getpid())]); "
         "print(child.pid, flush=True); time.sleep(120)"
     )
     server = subprocess.Popen([sys.executable, "-c", parent], stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None
     worker = int(server.stdout.readline())
     try:
-        time.sleep(1.0)  # the worker is up and asleep in its "job"
+        time.sleep(1.0)  # the worker is up and asleep in its "job" (or not yet: either way)
         os.kill(server.pid, signal.SIGKILL)
         server.wait(10)
 
@@ -242,7 +243,7 @@ def test_search_bots_past_their_cpu_cap_play_as_the_cheap_bot(sqlite_url: str) -
             kinds = [seat["kind"] for seat in view["seats"]]
             return view if kinds == ["greedy", "greedy"] else None
 
-        view = wait_for(downgraded, 90, "the seats turning greedy")
+        view = wait_for(downgraded, 2 * TIMEOUT + 60, "the seats turning greedy")
         engine = client.app.state.service.engine
         with engine.connect() as db:
             spent = db.execute(
@@ -260,7 +261,8 @@ def test_search_bots_past_their_cpu_cap_play_as_the_cheap_bot(sqlite_url: str) -
 
 # ------------------------------------------------------------------ expiry
 def test_idle_tables_expire(sqlite_url: str) -> None:
-    with client_for(sqlite_url, expire_after=1.0, expire_bots_only_after=1.0) as client:
+    # Three seconds: the create, the first look and the first frame come well before.
+    with client_for(sqlite_url, expire_after=3.0, expire_bots_only_after=3.0) as client:
         created = create(client, "rocket-ranchers", ["human", "greedy"], players=2)
         table, token = created["id"], tokens_of(created)[0]
         first = client.get(f"/api/tables/{table}", headers=auth(token)).json()
@@ -308,8 +310,14 @@ def test_a_table_in_play_does_not_expire(sqlite_url: str) -> None:
 # ------------------------------------------------------------------ open tables
 def test_a_client_may_have_only_so_many_open_tables(sqlite_url: str) -> None:
     with client_for(sqlite_url, max_open_tables_per_client=2) as client:
-        for _ in range(3):  # finished at once: they do not count
-            create(client, "rocket-ranchers", ["greedy", "random"], players=2)
+        for _ in range(3):  # finished (at once as a rule): they do not count
+            done = create(client, "rocket-ranchers", ["greedy", "random"], players=2)
+            url = f"/api/tables/{done['id']}"
+            wait_for(
+                lambda url=url: client.get(url).json()["status"] == "finished",
+                30,
+                "the bots' game's end",
+            )
         first = create(client, "rancho", ["human", "human"], players=2)
         create(client, "rancho", ["human", "human"], players=2)
         refused = client.post("/api/tables", json={"game": "rancho", "seats": ["human", "human"]})

@@ -44,7 +44,7 @@ def test_a_timeout_is_told_to_every_viewer_and_survives_a_restart(db_url: str) -
     migrate(engine)
     service = TableService(engine)
     made = service.create(
-        "rocket-ranchers", 2, {}, ["human", "human"], NAMES, clock=1, clock_bot="greedy"
+        "rocket-ranchers", 2, {}, ["human", "human"], NAMES, clock=3, clock_bot="greedy"
     )
     live = service.current(made.id)
     silent = list(live.state.acting_players())
