@@ -31,6 +31,14 @@ def wait_for(check: Any, timeout: float, what: str) -> Any:
     raise AssertionError(f"{what}: not within {timeout} s")
 
 
+def wait_finished(client: Any, table: str, timeout: float = 30.0) -> None:
+    """Until the table's game is over. A bots-only game ends inside the request that made
+    it as a rule; when a pause of the collector used up the inline budget (about 1 table
+    in 1,000), the server's runner ends it a moment later."""
+    url = f"/api/tables/{table}"
+    wait_for(lambda: client.get(url).json()["status"] == "finished", timeout, "the game's end")
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

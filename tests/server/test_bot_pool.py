@@ -27,10 +27,19 @@ from ranchhand.server.live import Budget, Live, Meta
 from ranchhand.server.store import make_engine, migrate
 from ranchhand.server.tables import TableService
 from tests.server.conftest import client_for
-from tests.server.helpers import auth, create, tokens_of, wait_for
+from tests.server.helpers import auth, create, tokens_of, wait_finished, wait_for
 from tests.server.procs import Server, _children, create_table, http_client
 
 SEARCH_SEATS = ["hard"] * 6
+
+
+def exited(pid: int) -> bool:
+    """Whether process ``pid`` is gone or a zombie (exited, not yet reaped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state == "Z"
 
 
 def bot_workers(pid: int) -> list[int]:
@@ -180,17 +189,7 @@ def test_bot_workers_die_with_their_server(tmp_path: Path) -> None:
         os.kill(server.proc.pid, signal.SIGKILL)
         server.proc.wait(10)
 
-        def gone() -> bool:
-            for pid in workers:
-                try:
-                    state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-                except OSError:
-                    continue
-                if state != "Z":
-                    return False
-            return True
-
-        wait_for(gone, 20, "the bot processes exiting")
+        wait_for(lambda: all(map(exited, workers)), 20, "the bot processes exiting")
     finally:
         server.kill()
 
@@ -217,15 +216,7 @@ def test_a_busy_worker_exits_when_its_server_dies() -> None:
         time.sleep(1.0)  # the worker is up and asleep in its "job" (or not yet: either way)
         os.kill(server.pid, signal.SIGKILL)
         server.wait(10)
-
-        def gone() -> bool:
-            try:
-                state = Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                return True
-            return state == "Z"
-
-        wait_for(gone, 20, "the busy worker exiting")
+        wait_for(lambda: exited(worker), 20, "the busy worker exiting")
     finally:
         server.kill()
         with contextlib.suppress(ProcessLookupError):
@@ -250,12 +241,7 @@ def test_search_bots_past_their_cpu_cap_play_as_the_cheap_bot(sqlite_url: str) -
                 sa.select(store.tables.c.bot_cpu).where(store.tables.c.id == table)
             ).scalar_one()
         assert spent >= 0.3
-        # Greedy plays on, quickly, to the end.
-        wait_for(
-            lambda: client.get(f"/api/tables/{table}").json()["status"] == "finished",
-            60,
-            "the game's end",
-        )
+        wait_finished(client, table, 60)  # greedy plays on, quickly, to the end
         assert view["step"] > 0
 
 
@@ -312,12 +298,7 @@ def test_a_client_may_have_only_so_many_open_tables(sqlite_url: str) -> None:
     with client_for(sqlite_url, max_open_tables_per_client=2) as client:
         for _ in range(3):  # finished (at once as a rule): they do not count
             done = create(client, "rocket-ranchers", ["greedy", "random"], players=2)
-            url = f"/api/tables/{done['id']}"
-            wait_for(
-                lambda url=url: client.get(url).json()["status"] == "finished",
-                30,
-                "the bots' game's end",
-            )
+            wait_finished(client, done["id"])
         first = create(client, "rancho", ["human", "human"], players=2)
         create(client, "rancho", ["human", "human"], players=2)
         refused = client.post("/api/tables", json={"game": "rancho", "seats": ["human", "human"]})

@@ -14,7 +14,7 @@ import pytest
 from ranchhand.server.errors import Conflict
 from ranchhand.server.store import make_engine, migrate
 from ranchhand.server.tables import TableService
-from tests.server.helpers import GAMES, auth, create, tokens_of, wait_for
+from tests.server.helpers import GAMES, auth, create, tokens_of, wait_finished
 
 
 def listed(client: Any, table: str, query: str = "") -> dict[str, Any] | None:
@@ -193,13 +193,7 @@ def test_no_claim_once_the_game_is_over(db_url: str, monkeypatch: pytest.MonkeyP
 
 def test_a_finished_table_refuses_a_claim_over_http(client: Any) -> None:
     created = create(client, "rocket-ranchers", ["greedy", "random"], players=2)
-    # Finished inside the request as a rule; the runner ends it if a pause of the
-    # collector used up the inline budget (about 1 table in 1,000).
-    wait_for(
-        lambda: client.get(f"/api/tables/{created['id']}").json()["status"] == "finished",
-        30,
-        "the bots' game's end",
-    )
+    wait_finished(client, created["id"])
     reply = claim(client, created["id"], 0)
     assert reply.status_code == 409 and "over" in reply.json()["error"]
 

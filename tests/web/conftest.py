@@ -56,6 +56,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.server.helpers import wait_for
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -226,18 +228,17 @@ def create_table(
 
 
 def finished_view(server: WebServer, table: str, within: float = 60.0) -> dict[str, Any]:
-    """The table's public view once its game is over. A bots-only game ends inside the
-    request that made it as a rule; when a pause of the collector used up the inline
-    budget (about 1 table in 1,000), the server's runner ends it a moment later."""
-    deadline = time.monotonic() + within
-    while True:
+    """The table's public view once its game is over, through a real server (as
+    ``tests.server.helpers.wait_finished`` through a test client, which says why)."""
+
+    def over() -> dict[str, Any] | None:
         reply = httpx.get(f"{server.base}/api/tables/{table}", timeout=10)
         assert reply.status_code == 200, reply.text
         view: dict[str, Any] = reply.json()
-        if view["status"] == "finished":
-            return view
-        assert time.monotonic() < deadline, f"table {table} did not finish within {within} s"
-        time.sleep(0.1)
+        return view if view["status"] == "finished" else None
+
+    found: dict[str, Any] = wait_for(over, within, f"table {table}'s end")
+    return found
 
 
 def watch(page: Any) -> Any:
